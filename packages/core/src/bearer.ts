@@ -1,0 +1,100 @@
+/**
+ * RFC 6750 §2 token extraction, shared by every adapter.
+ *
+ * - `Authorization: Bearer <b64token>`; the scheme is case-insensitive (RFC 9110 §11.1).
+ * - Another scheme (`Basic`, …), or `Bearer` with nothing after it, means "no bearer token".
+ * - A credential that breaks the b64token syntax (`Bearer a b`, control characters) is `invalid_request`.
+ * - `access_token` in the query (§2.3) or a form body (§2.2) is read only when enabled.
+ * - More than one token source, or more than one `Authorization` header, is `invalid_request`
+ *   (§2: clients must not use more than one method), whether or not those sources are enabled.
+ *
+ * @module
+ */
+import { type ErrorContext, InvalidRequestError } from './errors.js';
+import type { TokenSourceOptions } from './options.js';
+import type { RequestLike } from './types.js';
+
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/** Options of {@link extractBearerToken}. */
+export interface ExtractOptions extends TokenSourceOptions {
+  /** Realm and metadata URL for the challenge of any error thrown. */
+  context?: ErrorContext;
+}
+
+function header(req: RequestLike, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : (value as string | undefined);
+}
+
+function countRawHeaders(raw: readonly string[] | undefined, name: string): number {
+  if (raw === undefined) return 0;
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === name) n++;
+  return n;
+}
+
+function queryToken(query: RequestLike['query']): unknown {
+  if (query === undefined || query === null) return undefined;
+  if (query instanceof URLSearchParams) {
+    const all = query.getAll('access_token');
+    return all.length === 0 ? undefined : all.length === 1 ? all[0] : all;
+  }
+  return Object.hasOwn(query, 'access_token') ? query.access_token : undefined;
+}
+
+function bodyToken(req: RequestLike): unknown {
+  const body = req.body;
+  if (body === null || typeof body !== 'object') return undefined;
+  return Object.hasOwn(body, 'access_token') ? (body as Record<string, unknown>).access_token : undefined;
+}
+
+/**
+ * Find the bearer token of a request. Returns `undefined` when the request carries none; throws
+ * {@link InvalidRequestError} for a malformed credential or several sources.
+ *
+ * @example
+ * ```ts
+ * import { extractBearerToken } from '@gatehouse/core';
+ *
+ * const token = extractBearerToken({ headers: req.headers, rawHeaders: req.rawHeaders });
+ * if (token === undefined) { /* answer 401 with a bare challenge *\/ }
+ * ```
+ */
+export function extractBearerToken(req: RequestLike, options: ExtractOptions = {}): string | undefined {
+  const context = options.context;
+  const badRequest = (reason: 'multiple_tokens' | 'bad_syntax') => new InvalidRequestError(reason, context);
+
+  if (countRawHeaders(req.rawHeaders, 'authorization') > 1 || Array.isArray(req.headers.authorization)) {
+    throw badRequest('multiple_tokens');
+  }
+
+  let fromHeader: string | undefined;
+  const authorization = header(req, 'authorization');
+  if (authorization !== undefined) {
+    const value = authorization.trim();
+    const space = value.indexOf(' ');
+    const scheme = space === -1 ? value : value.slice(0, space);
+    if (scheme.toLowerCase() === 'bearer') {
+      const credentials = space === -1 ? '' : value.slice(space + 1).replace(/^ +/, '');
+      if (credentials.length > 0) {
+        if (!B64TOKEN.test(credentials)) throw badRequest('bad_syntax');
+        fromHeader = credentials;
+      }
+    }
+  }
+
+  const inQuery = queryToken(req.query);
+  const contentType = header(req, 'content-type')?.split(';')[0]?.trim().toLowerCase();
+  const method = req.method?.toUpperCase();
+  const inBody = contentType === 'application/x-www-form-urlencoded' && method !== 'GET' ? bodyToken(req) : undefined;
+
+  const present = [fromHeader, inQuery, inBody].filter((t) => t !== undefined && t !== '');
+  if (present.length > 1 || Array.isArray(inQuery) || Array.isArray(inBody)) throw badRequest('multiple_tokens');
+  if (fromHeader !== undefined) return fromHeader;
+
+  const candidate = options.query === true && inQuery !== undefined ? inQuery : options.body === true ? inBody : undefined;
+  if (candidate === undefined || candidate === '') return undefined;
+  if (typeof candidate !== 'string' || !B64TOKEN.test(candidate)) throw badRequest('bad_syntax');
+  return candidate;
+}

@@ -1,0 +1,118 @@
+/**
+ * Steps 3–5 of verification, and the profile checks after them, on a payload whose signature is
+ * already verified:
+ *
+ * 3. `iss` equals a configured issuer exactly (a string; no normalization);
+ * 4. `aud` (string or array of strings) contains a configured audience exactly;
+ * 5. `exp` is required; `exp`, `nbf` and `iat` are finite NumericDates; expiry, not-before and
+ *    `maxTokenAge` are checked with the clock tolerance;
+ *
+ * then: with `strict`, `sub`, `client_id`, `iat` and `jti` are required (RFC 9068 §2.2); present
+ * identity claims have the right types; `act` is a valid actor chain; configured claim checks pass.
+ *
+ * @module
+ */
+import { parseActor } from './actor.js';
+import { type ErrorContext, InvalidTokenError } from './errors.js';
+import type { ResolvedOptions } from './options.js';
+import type { AccessTokenClaims, Actor } from './types.js';
+
+/** What the claim checks derive from a valid payload. */
+export interface CheckedClaims {
+  readonly issuer: string;
+  readonly audience: readonly string[];
+  readonly exp: number;
+  readonly actor: Actor | undefined;
+  /** Seconds since epoch after which this result must not be reused (exp, or iat + maxTokenAge, plus tolerance). */
+  readonly validUntil: number;
+}
+
+const isNumericDate = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+/**
+ * Check the claims of a verified payload, in order. Throws {@link InvalidTokenError}.
+ *
+ * @param now - current time in seconds since the epoch.
+ */
+export function checkClaims(
+  payload: Record<string, unknown>,
+  options: ResolvedOptions,
+  now: number,
+  context: ErrorContext,
+): CheckedClaims {
+  const invalid = (reason: ConstructorParameters<typeof InvalidTokenError>[0], claim?: string) =>
+    new InvalidTokenError(reason, context, claim);
+
+  // 3. iss
+  const { iss, aud, exp, nbf, iat } = payload;
+  if (typeof iss !== 'string' || !options.issuers.includes(iss)) throw invalid('issuer');
+
+  // 4. aud
+  let audience: readonly string[];
+  if (typeof aud === 'string') audience = [aud];
+  else if (Array.isArray(aud) && aud.length > 0 && aud.every((a) => typeof a === 'string')) audience = aud;
+  else throw invalid('audience');
+  if (!audience.some((a) => options.audiences.includes(a))) throw invalid('audience');
+
+  // 5. exp / nbf / iat / maxTokenAge
+  const tolerance = options.clockTolerance;
+  if (!isNumericDate(exp)) throw invalid('claim', 'exp');
+  if (nbf !== undefined && !isNumericDate(nbf)) throw invalid('claim', 'nbf');
+  if (iat !== undefined && !isNumericDate(iat)) throw invalid('claim', 'iat');
+  if (now - tolerance >= exp) throw invalid('expired');
+  if (nbf !== undefined && nbf > now + tolerance) throw invalid('not_yet_valid');
+  let validUntil = exp + tolerance;
+  if (options.maxTokenAge !== undefined) {
+    if (iat === undefined) throw invalid('claim', 'iat');
+    if (now - iat - tolerance > options.maxTokenAge) throw invalid('too_old');
+    validUntil = Math.min(validUntil, iat + options.maxTokenAge + tolerance);
+  }
+
+  // Profile: RFC 9068 §2.2 required claims, and types of identity claims when present.
+  if (options.strict) {
+    for (const name of ['sub', 'client_id', 'jti'] as const) {
+      if (typeof payload[name] !== 'string' || (payload[name] as string).length === 0) throw invalid('claim', name);
+    }
+    if (iat === undefined) throw invalid('claim', 'iat');
+  }
+  for (const name of ['sub', 'client_id', 'jti', 'azp'] as const) {
+    if (payload[name] !== undefined && typeof payload[name] !== 'string') throw invalid('claim', name);
+  }
+
+  // RFC 8693 act
+  const actor = parseActor(payload.act);
+  if (actor === null) throw invalid('actor');
+
+  // Configured claim checks
+  for (const [name, check] of options.claims) {
+    const value = payload[name];
+    let ok: boolean;
+    if (typeof check === 'function') {
+      try {
+        ok = check(value, payload as AccessTokenClaims) === true;
+      } catch {
+        ok = false;
+      }
+    } else if ('equals' in check) {
+      ok = value === check.equals;
+    } else {
+      ok = (typeof value === 'string' && value.split(' ').includes(check.includes)) ||
+        (Array.isArray(value) && value.includes(check.includes));
+    }
+    if (!ok) throw invalid('claim', name);
+  }
+
+  return { issuer: iss, audience, exp, actor, validUntil };
+}
+
+/**
+ * The header `typ` check (RFC 9068 §4, RFC 8725 §3.11), run right after the signature: with `strict`,
+ * only `at+jwt` (or `application/at+jwt`, any case); otherwise also no `typ` or `JWT`. Any other type of
+ * JWT (`dpop+jwt`, `logout+jwt`, `secevent+jwt`, an ID token's `JWT` in strict mode) is refused.
+ */
+export function checkType(typ: string | undefined, strict: boolean): boolean {
+  if (typ === undefined) return !strict;
+  const t = typ.toLowerCase();
+  const bare = t.startsWith('application/') ? t.slice('application/'.length) : t;
+  return bare === 'at+jwt' || (!strict && bare === 'jwt');
+}

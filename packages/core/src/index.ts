@@ -1,0 +1,55 @@
+/**
+ * `@gatehouse/core`: validate OAuth 2.0 JWT access tokens in a fixed order, with a cached remote JWKS,
+ * typed RFC 6750 errors and the RFC 8693 actor chain.
+ *
+ * @example
+ * ```ts
+ * import { createVerifier, toAuditRecord } from '@gatehouse/core';
+ *
+ * const verifier = createVerifier({ issuer: 'https://id.example.com/oidc', audience: 'https://api.example.com' });
+ * const auth = await verifier.verify(token, { scopes: 'read:orders' });
+ * log.info(toAuditRecord(auth));
+ * ```
+ *
+ * @module
+ */
+export { actorChain, MAX_ACTOR_DEPTH, parseActor } from './actor.js';
+export { type AuditRecord, toAuditRecord } from './audit.js';
+export { type ExtractOptions, extractBearerToken } from './bearer.js';
+export { buildChallenge, type ChallengeParams, sanitizeChallengeValue } from './challenge.js';
+export {
+  type AnyAuthError,
+  AuthError,
+  type AuthErrorReason,
+  type ErrorContext,
+  ForbiddenError,
+  InsufficientScopeError,
+  InvalidRequestError,
+  InvalidTokenError,
+  type InvalidTokenReason,
+  isAuthError,
+  KeysUnavailableError,
+  MissingTokenError,
+  type OAuthErrorCode,
+} from './errors.js';
+export type { KeySetStats } from './jwks.js';
+export {
+  type CacheOptions,
+  type ClaimCheck,
+  DEFAULTS,
+  type JwksOptions,
+  MAX_CLOCK_TOLERANCE,
+  type ResolvedOptions,
+  resolveOptions,
+  SUPPORTED_ALGORITHMS,
+  type TokenSourceOptions,
+  type VerifierOptions,
+} from './options.js';
+export { hasScopes, parseScopes, type ScopeMode, toScopeList } from './scopes.js';
+export type { AccessTokenClaims, Actor, Algorithm, AuthInfo, RequestLike } from './types.js';
+export {
+  type AuthenticateOptions,
+  createVerifier,
+  type Verifier,
+  type VerifyOptions,
+} from './verifier.js';

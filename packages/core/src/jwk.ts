@@ -1,0 +1,103 @@
+/**
+ * Turning JWKS entries into verification keys, and matching keys to a token's `alg`.
+ *
+ * A JWK is never used when it is symmetric (`kty: "oct"`), an RSA key under 2048 bits, marked for
+ * encryption (`use: "enc"`), or has `key_ops` without `verify` (RFC 7517 §4.2–4.3, RFC 7518 §3.3).
+ * Only the public members are imported (a published private key is not trusted either). Import goes
+ * through jose's `importJWK`, then becomes a `KeyObject` for the synchronous hot path.
+ *
+ * @module
+ */
+import { KeyObject } from 'node:crypto';
+import { importJWK, type JWK } from 'jose';
+import type { Algorithm } from './types.js';
+
+/** A usable public key from the JWKS. */
+export interface KeyEntry {
+  readonly kid: string | undefined;
+  /** The JWK's own `alg`, which then is the only algorithm it may verify. */
+  readonly alg: string | undefined;
+  readonly kty: 'RSA' | 'EC' | 'OKP';
+  /** `crv` for EC and OKP keys. */
+  readonly crv: string | undefined;
+  readonly key: KeyObject;
+}
+
+const EC_CURVE: Partial<Record<Algorithm, string>> = { ES256: 'P-256', ES384: 'P-384', ES512: 'P-521' };
+
+/** Whether `entry` may verify a signature made with `alg`. */
+export function keyMatchesAlgorithm(entry: KeyEntry, alg: Algorithm): boolean {
+  if (entry.alg !== undefined && entry.alg !== alg) return false;
+  switch (alg) {
+    case 'RS256':
+    case 'RS384':
+    case 'RS512':
+    case 'PS256':
+    case 'PS384':
+    case 'PS512':
+      return entry.kty === 'RSA';
+    case 'ES256':
+    case 'ES384':
+    case 'ES512':
+      return entry.kty === 'EC' && entry.crv === EC_CURVE[alg];
+    case 'EdDSA':
+      return entry.kty === 'OKP' && (entry.crv === 'Ed25519' || entry.crv === 'Ed448');
+    case 'Ed25519':
+      return entry.kty === 'OKP' && entry.crv === 'Ed25519';
+    default:
+      return false;
+  }
+}
+
+const IMPORT_ALG: Record<string, string> = {
+  'P-256': 'ES256',
+  'P-384': 'ES384',
+  'P-521': 'ES512',
+  Ed25519: 'EdDSA',
+  Ed448: 'EdDSA',
+};
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/**
+ * Import one JWKS entry, or return `undefined` when it must not be used for verification.
+ */
+export async function importVerificationKey(jwk: unknown): Promise<KeyEntry | undefined> {
+  if (jwk === null || typeof jwk !== 'object' || Array.isArray(jwk)) return undefined;
+  const j = jwk as Record<string, unknown>;
+  if (j.kid !== undefined && typeof j.kid !== 'string') return undefined;
+  if (j.alg !== undefined && typeof j.alg !== 'string') return undefined;
+  if (j.use !== undefined && j.use !== 'sig') return undefined;
+  if (j.key_ops !== undefined && !(Array.isArray(j.key_ops) && j.key_ops.includes('verify'))) return undefined;
+
+  let publicJwk: JWK;
+  let importAlg: string | undefined;
+  const kty = j.kty;
+  if (kty === 'RSA') {
+    publicJwk = { kty, n: str(j.n), e: str(j.e) };
+    importAlg = str(j.alg) ?? 'RS256';
+    if (!/^(?:RS|PS)(?:256|384|512)$/.test(importAlg)) return undefined;
+  } else if (kty === 'EC') {
+    publicJwk = { kty, crv: str(j.crv), x: str(j.x), y: str(j.y) };
+    importAlg = IMPORT_ALG[str(j.crv) ?? ''];
+  } else if (kty === 'OKP') {
+    publicJwk = { kty, crv: str(j.crv), x: str(j.x) };
+    importAlg = IMPORT_ALG[str(j.crv) ?? ''];
+  } else {
+    return undefined;
+  }
+  if (importAlg === undefined) return undefined;
+
+  let key: KeyObject;
+  try {
+    const imported = await importJWK(publicJwk, importAlg);
+    if (imported instanceof Uint8Array) return undefined;
+    key = KeyObject.from(imported);
+  } catch {
+    return undefined;
+  }
+  if (key.type !== 'public') return undefined;
+  if (kty === 'RSA' && (key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) return undefined;
+
+  return Object.freeze({ kid: str(j.kid), alg: str(j.alg), kty, crv: str(j.crv), key });
+}

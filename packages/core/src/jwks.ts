@@ -1,0 +1,214 @@
+/**
+ * The remote JWKS cache behind step 2 of verification.
+ *
+ * - Keys found in a fresh cache are returned synchronously (the hot path makes no promise).
+ * - Every fetch is shared: concurrent misses wait on the same request.
+ * - An unknown `kid` causes at most one refetch per `cooldown`, so a flood of random kids cannot
+ *   turn into a flood of requests to the issuer; it gets `invalid_token` (`key_not_found`).
+ * - A failed fetch is not cached as a result, but later attempts back off exponentially
+ *   (`backoffInitial` doubling up to `backoffMax`): no request waits on an endpoint known to be down.
+ * - Known keys keep working while refreshes fail, for `staleIfError` past `cacheMaxAge`. Beyond that,
+ *   or when no key was ever loaded, verification fails closed with a 503 ({@link KeysUnavailableError}).
+ * - A key removed from the JWKS stops verifying at the first refresh after `cacheMaxAge`.
+ *
+ * @module
+ */
+import { type ErrorContext, InvalidTokenError, KeysUnavailableError } from './errors.js';
+import { type FetchLimits, FetchFailure, fetchJson } from './internal/fetch.js';
+import { importVerificationKey, type KeyEntry, keyMatchesAlgorithm } from './jwk.js';
+import type { JwksOptions } from './options.js';
+import type { Algorithm } from './types.js';
+
+/** Options of {@link RemoteKeySet}. */
+export interface RemoteKeySetOptions {
+  /** The JWKS URL, or a function that finds it (discovery); called until it succeeds once. */
+  readonly uri: URL | (() => Promise<URL>);
+  readonly jwks: Readonly<Required<JwksOptions>>;
+  readonly fetch: typeof fetch;
+  readonly allowInsecureHttp: boolean;
+  readonly context: ErrorContext;
+  /** Called after a refresh changed the set of keys (the verifier drops its result cache). */
+  readonly onChange?: () => void;
+}
+
+/** Counters for observability and tests. */
+export interface KeySetStats {
+  /** Requests sent (discovery included). */
+  readonly fetches: number;
+  /** Failed refreshes since the process started. */
+  readonly failures: number;
+  /** Keys currently usable. */
+  readonly keys: number;
+  /** When keys were last loaded (ms since epoch), or `undefined`. */
+  readonly loadedAt: number | undefined;
+}
+
+const NO_KEYS: readonly KeyEntry[] = Object.freeze([]);
+
+/**
+ * A cached, rate-limited view of one remote JWKS.
+ *
+ * @example
+ * ```ts
+ * const keys = new RemoteKeySet({ uri: new URL('https://id.example.com/jwks'), jwks: resolved.jwks, ... });
+ * const candidates = keys.select('kid-1', 'ES256') ?? (await keys.resolve('kid-1', 'ES256'));
+ * ```
+ */
+export class RemoteKeySet {
+  readonly #options: RemoteKeySetOptions;
+  readonly #limits: FetchLimits;
+  #uri: URL | undefined;
+  #entries: readonly KeyEntry[] = NO_KEYS;
+  #byKid = new Map<string, KeyEntry[]>();
+  #loadedAt = Number.NEGATIVE_INFINITY;
+  #lastAttemptAt = Number.NEGATIVE_INFINITY;
+  #retryAt = 0;
+  #failures = 0;
+  #totalFailures = 0;
+  #lastFailed = false;
+  #fetches = 0;
+  #pending: Promise<void> | undefined;
+
+  constructor(options: RemoteKeySetOptions) {
+    this.#options = options;
+    this.#limits = {
+      fetch: (input, init) => {
+        this.#fetches++;
+        return options.fetch(input, init);
+      },
+      timeout: options.jwks.timeout,
+      maxResponseBytes: options.jwks.maxResponseBytes,
+      allowInsecureHttp: options.allowInsecureHttp,
+    };
+    if (options.uri instanceof URL) this.#uri = options.uri;
+  }
+
+  /** Counters: fetches made, failures, keys held. */
+  get stats(): KeySetStats {
+    return {
+      fetches: this.#fetches,
+      failures: this.#totalFailures,
+      keys: this.#entries.length,
+      loadedAt: Number.isFinite(this.#loadedAt) ? this.#loadedAt : undefined,
+    };
+  }
+
+  /**
+   * Synchronous lookup in a fresh cache. Returns the candidate keys, or `undefined` when the async
+   * {@link RemoteKeySet.resolve} must decide (cache empty or stale, or no matching key).
+   */
+  select(kid: string | undefined, alg: Algorithm): readonly KeyEntry[] | undefined {
+    if (Date.now() - this.#loadedAt >= this.#options.jwks.cacheMaxAge) return undefined;
+    const found = this.#match(kid, alg);
+    return found.length > 0 ? found : undefined;
+  }
+
+  /** Candidate keys for a token header, refreshing within the limits above. */
+  async resolve(kid: string | undefined, alg: Algorithm): Promise<readonly KeyEntry[]> {
+    const { cacheMaxAge, cooldown, staleIfError } = this.#options.jwks;
+    if (this.#pending !== undefined) await this.#pending.catch(() => {});
+
+    let now = Date.now();
+    if (now - this.#loadedAt >= cacheMaxAge) {
+      try {
+        await this.#refresh();
+      } catch (error) {
+        // Keys that were valid a little while ago keep working through an outage, for a bounded time.
+        if (Date.now() - this.#loadedAt >= cacheMaxAge + staleIfError) throw error;
+      }
+      now = Date.now();
+    }
+
+    let found = this.#match(kid, alg);
+    if (found.length > 0) return found;
+
+    // Unknown kid: maybe the issuer rotated. Refetch at most once per cooldown.
+    if (now - this.#lastAttemptAt >= cooldown) {
+      await this.#refresh();
+      found = this.#match(kid, alg);
+      if (found.length > 0) return found;
+    } else if (this.#lastFailed) {
+      throw this.#unavailable();
+    }
+    throw new InvalidTokenError('key_not_found', this.#options.context);
+  }
+
+  /** Fetch the key set now (shared with any fetch in flight). Rejects with {@link KeysUnavailableError}. */
+  refresh(): Promise<void> {
+    return this.#refresh();
+  }
+
+  #match(kid: string | undefined, alg: Algorithm): readonly KeyEntry[] {
+    const pool = kid === undefined ? this.#entries : this.#byKid.get(kid);
+    if (pool === undefined) return NO_KEYS;
+    let out: KeyEntry[] | undefined;
+    for (const entry of pool) {
+      if (keyMatchesAlgorithm(entry, alg)) (out ??= []).push(entry);
+    }
+    return out ?? NO_KEYS;
+  }
+
+  #unavailable(cause?: unknown): KeysUnavailableError {
+    const wait = Math.max(this.#retryAt - Date.now(), 1000) / 1000;
+    return new KeysUnavailableError(wait, this.#options.context, { cause });
+  }
+
+  #refresh(): Promise<void> {
+    if (this.#pending !== undefined) return this.#pending;
+    if (Date.now() < this.#retryAt) return Promise.reject(this.#unavailable());
+    this.#lastAttemptAt = Date.now();
+    const pending = this.#load().then(
+      () => {
+        this.#pending = undefined;
+      },
+      (error: unknown) => {
+        this.#pending = undefined;
+        const { backoffInitial, backoffMax } = this.#options.jwks;
+        this.#failures++;
+        this.#totalFailures++;
+        this.#lastFailed = true;
+        this.#retryAt = Date.now() + Math.min(backoffInitial * 2 ** (this.#failures - 1), backoffMax);
+        throw this.#unavailable(error);
+      },
+    );
+    this.#pending = pending;
+    return pending;
+  }
+
+  async #load(): Promise<void> {
+    if (this.#uri === undefined) {
+      const uri = this.#options.uri;
+      this.#uri = uri instanceof URL ? uri : await uri();
+    }
+    const doc = await fetchJson(this.#uri, this.#limits, 'application/jwk-set+json, application/json');
+    if (doc === null || typeof doc !== 'object' || !Array.isArray((doc as { keys?: unknown }).keys)) {
+      throw new FetchFailure('JWKS has no "keys" array');
+    }
+    const raw = ((doc as { keys: unknown[] }).keys).slice(0, this.#options.jwks.maxKeys);
+    const entries = (await Promise.all(raw.map(importVerificationKey))).filter((e): e is KeyEntry => e !== undefined);
+
+    const byKid = new Map<string, KeyEntry[]>();
+    for (const entry of entries) {
+      if (entry.kid === undefined) continue;
+      const list = byKid.get(entry.kid);
+      if (list === undefined) byKid.set(entry.kid, [entry]);
+      else list.push(entry);
+    }
+    const changed = !sameKeys(this.#entries, entries);
+    this.#entries = Object.freeze(entries);
+    this.#byKid = byKid;
+    this.#loadedAt = Date.now();
+    this.#failures = 0;
+    this.#retryAt = 0;
+    this.#lastFailed = false;
+    if (changed) this.#options.onChange?.();
+  }
+}
+
+function sameKeys(a: readonly KeyEntry[], b: readonly KeyEntry[]): boolean {
+  if (a.length !== b.length) return false;
+  return a.every((entry, i) => {
+    const other = b[i]!;
+    return entry.kid === other.kid && entry.alg === other.alg && entry.key.equals(other.key);
+  });
+}

@@ -1,0 +1,347 @@
+/**
+ * Verifier options, the package's one frozen {@link DEFAULTS} object, and {@link resolveOptions}, the only
+ * place where user options and defaults are merged and validated. Bad configuration throws a
+ * `TypeError` naming the option when `createVerifier()` runs, never at request time.
+ *
+ * @module
+ */
+import type { AccessTokenClaims, Algorithm } from './types.js';
+
+/** Every algorithm the verifier implements. HMAC and `none` are deliberately absent. */
+export const SUPPORTED_ALGORITHMS: readonly Algorithm[] = Object.freeze([
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+] as const);
+
+/** Largest clock tolerance accepted, in seconds (RFC 7519 §4.1.4: "no more than a few minutes"). */
+export const MAX_CLOCK_TOLERANCE = 300;
+
+/**
+ * Default values of every option. Durations of the key cache are milliseconds (like jose); times
+ * compared with JWT claims are seconds (like the claims themselves).
+ */
+export const DEFAULTS = Object.freeze({
+  /** Accepted JWS algorithms: every supported asymmetric one. */
+  algorithms: SUPPORTED_ALGORITHMS,
+  /** Seconds of clock skew tolerated for `exp`, `nbf` and `maxTokenAge`. At most 300. */
+  clockTolerance: 5,
+  /** RFC 9068 profile off: issuers that send `typ: JWT` (or none) are accepted. */
+  strict: false,
+  /** Longest token accepted, in characters, checked before any decoding (8 KiB). */
+  maxTokenLength: 8192,
+  /** Realm sent in every `WWW-Authenticate` challenge. */
+  realm: 'api',
+  /** `http:` URLs are refused except for loopback hosts. */
+  allowInsecureHttp: false,
+  /** Where tokens may come from besides the `Authorization` header (RFC 6750 §2.2, §2.3). */
+  tokenSources: Object.freeze({ query: false, body: false }),
+  /** Remote JWKS cache. */
+  jwks: Object.freeze({
+    /** Keys are refreshed after this many ms (10 min). A removed key stops working after it. */
+    cacheMaxAge: 600_000,
+    /** Least time between two fetches caused by an unknown `kid` (30 s). */
+    cooldown: 30_000,
+    /** Abort a discovery or JWKS request after this many ms (5 s). */
+    timeout: 5_000,
+    /** Keep using known keys for this many ms past `cacheMaxAge` while refreshes fail (30 min). */
+    staleIfError: 1_800_000,
+    /** First wait after a failed fetch, doubled per failure (1 s). */
+    backoffInitial: 1_000,
+    /** Longest wait between failed fetches (30 s). */
+    backoffMax: 30_000,
+    /** Largest discovery or JWKS response body accepted, in bytes (256 KiB). */
+    maxResponseBytes: 262_144,
+    /** Most keys read from one JWKS; the rest are ignored. */
+    maxKeys: 100,
+  }),
+  /** Cache of verified results, keyed on the exact token, per verifier. */
+  cache: Object.freeze({
+    /** Most cached results. */
+    max: 1_000,
+  }),
+});
+
+/** A check on one claim: exact value, membership, or a predicate. */
+export type ClaimCheck =
+  | { readonly equals: string | number | boolean | null }
+  | { readonly includes: string }
+  | ((value: unknown, claims: AccessTokenClaims) => boolean);
+
+/** Remote JWKS cache options. All durations in milliseconds. */
+export interface JwksOptions {
+  /** Default 600000 (10 min). */
+  cacheMaxAge?: number;
+  /** Default 30000 (30 s). */
+  cooldown?: number;
+  /** Default 5000 (5 s). */
+  timeout?: number;
+  /** Default 1800000 (30 min). `0` disables stale keys during outages. */
+  staleIfError?: number;
+  /** Default 1000. */
+  backoffInitial?: number;
+  /** Default 30000. */
+  backoffMax?: number;
+  /** Default 262144 (256 KiB). */
+  maxResponseBytes?: number;
+  /** Default 100. */
+  maxKeys?: number;
+}
+
+/** Result cache options, or `false` to turn the cache off. */
+export interface CacheOptions {
+  /** Most cached results. Default 1000. */
+  max?: number;
+}
+
+/** Where access tokens may be read from, besides the `Authorization` header. */
+export interface TokenSourceOptions {
+  /** Accept `?access_token=` (RFC 6750 §2.3; discouraged). Default `false`. */
+  query?: boolean;
+  /** Accept `access_token` in a form-encoded body (RFC 6750 §2.2). Default `false`. */
+  body?: boolean;
+}
+
+/**
+ * Options of {@link createVerifier}.
+ *
+ * @example
+ * ```ts
+ * const options: VerifierOptions = {
+ *   issuer: 'https://id.example.com/oidc',
+ *   audience: 'https://api.example.com/orders',
+ *   strict: true,
+ * };
+ * ```
+ */
+export interface VerifierOptions {
+  /** Accepted issuer(s), compared exactly. */
+  issuer: string | readonly string[];
+  /** Resource indicator(s) of this API. A token passes when its `aud` contains one of them. */
+  audience: string | readonly string[];
+  /** JWKS URL. Default: discovered from the issuer's OpenID or RFC 8414 metadata. Required with several issuers. */
+  jwksUri?: string | URL;
+  /** Accepted algorithms, a subset of {@link SUPPORTED_ALGORITHMS}. Default: all of them. */
+  algorithms?: readonly Algorithm[];
+  /** Seconds of clock skew tolerated. Default 5, at most 300. */
+  clockTolerance?: number;
+  /** Oldest accepted token, in seconds since its `iat` (which then becomes required). Default: no limit. */
+  maxTokenAge?: number;
+  /** RFC 9068 profile: `typ` must be `at+jwt`; `sub`, `client_id`, `iat` and `jti` are required. Default `false`. */
+  strict?: boolean;
+  /** Scopes every token must grant. Default: none. */
+  requiredScopes?: string | readonly string[];
+  /** Extra checks per claim name; a failure is `invalid_token` with reason `claim`. */
+  claims?: Readonly<Record<string, ClaimCheck>>;
+  /** Remote JWKS cache settings. */
+  jwks?: JwksOptions;
+  /** Result cache settings, or `false` to disable. Default: on, 1000 entries. */
+  cache?: CacheOptions | false;
+  /** Custom `fetch` for discovery and JWKS (proxies, tests). Default: `globalThis.fetch`. */
+  fetch?: typeof fetch;
+  /** Allow `http:` URLs to non-loopback hosts. Default `false`. */
+  allowInsecureHttp?: boolean;
+  /** Longest accepted token in characters. Default 8192. */
+  maxTokenLength?: number;
+  /** Realm in `WWW-Authenticate`. Default `"api"`. */
+  realm?: string;
+  /** RFC 9728 protected resource metadata URL, added to every challenge as `resource_metadata`. */
+  resourceMetadata?: string;
+  /** Token sources besides the `Authorization` header. Default: header only. */
+  tokenSources?: TokenSourceOptions;
+}
+
+/** Options after defaults and validation. */
+export interface ResolvedOptions {
+  readonly issuers: readonly string[];
+  readonly audiences: readonly string[];
+  readonly jwksUri: URL | undefined;
+  readonly algorithms: ReadonlySet<Algorithm>;
+  readonly clockTolerance: number;
+  readonly maxTokenAge: number | undefined;
+  readonly strict: boolean;
+  readonly requiredScopes: readonly string[];
+  readonly claims: ReadonlyArray<readonly [string, ClaimCheck]>;
+  readonly jwks: Readonly<Required<JwksOptions>>;
+  readonly cache: Readonly<Required<CacheOptions>> | false;
+  readonly fetch: typeof fetch;
+  readonly allowInsecureHttp: boolean;
+  readonly maxTokenLength: number;
+  readonly realm: string;
+  readonly resourceMetadata: string | undefined;
+  readonly tokenSources: Readonly<Required<TokenSourceOptions>>;
+}
+
+const fail = (option: string, must: string): never => {
+  throw new TypeError(`"${option}" option ${must}`);
+};
+
+function stringList(value: unknown, option: string, allowEmpty = false): string[] {
+  const list = typeof value === 'string' ? [value] : value;
+  if (!Array.isArray(list) || (!allowEmpty && list.length === 0)) {
+    return fail(option, allowEmpty ? 'must be a string or an array of strings' : 'must be a non-empty string or array of strings');
+  }
+  for (const item of list) if (typeof item !== 'string' || item.length === 0) fail(option, 'must contain non-empty strings only');
+  return [...new Set(list as string[])];
+}
+
+function duration(value: unknown, fallback: number, option: string, min = 0): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
+    return fail(option, `must be a finite number >= ${min}`);
+  }
+  return value;
+}
+
+const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/** Whether `url` may be fetched: `https:`, or `http:` on a loopback host (or everywhere when allowed). */
+export function isAllowedUrl(url: URL, allowInsecureHttp: boolean): boolean {
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && (allowInsecureHttp || LOOPBACK.test(url.hostname));
+}
+
+function parseUrl(value: unknown, option: string, allowInsecureHttp: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(value instanceof URL ? value.href : (value as string));
+  } catch {
+    return fail(option, 'must be an absolute URL');
+  }
+  if (!isAllowedUrl(url, allowInsecureHttp)) {
+    fail(option, 'must use https: (http: is only allowed for loopback hosts unless "allowInsecureHttp" is set)');
+  }
+  return url;
+}
+
+function claimChecks(value: unknown): Array<readonly [string, ClaimCheck]> {
+  if (value === undefined) return [];
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail('claims', 'must be an object');
+  const out: Array<readonly [string, ClaimCheck]> = [];
+  for (const [name, check] of Object.entries(value)) {
+    const ok =
+      typeof check === 'function' ||
+      (check !== null &&
+        typeof check === 'object' &&
+        (('equals' in check && Object.keys(check).length === 1) ||
+          ('includes' in check && Object.keys(check).length === 1 && typeof check.includes === 'string')));
+    if (!ok) fail(`claims.${name}`, 'must be a function, { equals } or { includes: string }');
+    out.push([name, check as ClaimCheck] as const);
+  }
+  return out;
+}
+
+/**
+ * Merge options with {@link DEFAULTS} and validate them. Throws a `TypeError` naming the option.
+ *
+ * @example
+ * ```ts
+ * import { resolveOptions } from '@gatehouse/core';
+ * resolveOptions({ issuer: 'https://id.example.com', audience: 'https://api.example.com', clockTolerance: 600 });
+ * // TypeError: "clockTolerance" option must be a number between 0 and 300 (seconds)
+ * ```
+ */
+export function resolveOptions(options: VerifierOptions): ResolvedOptions {
+  if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+  const allowInsecureHttp = options.allowInsecureHttp ?? DEFAULTS.allowInsecureHttp;
+  if (typeof allowInsecureHttp !== 'boolean') fail('allowInsecureHttp', 'must be a boolean');
+
+  const issuers = stringList(options.issuer, 'issuer');
+  const audiences = stringList(options.audience, 'audience');
+
+  let jwksUri: URL | undefined;
+  if (options.jwksUri !== undefined) {
+    jwksUri = parseUrl(options.jwksUri, 'jwksUri', allowInsecureHttp);
+  } else {
+    if (issuers.length > 1) fail('jwksUri', 'is required when several issuers are configured');
+    parseUrl(issuers[0], 'issuer', allowInsecureHttp);
+  }
+
+  const algorithms = options.algorithms === undefined ? [...DEFAULTS.algorithms] : stringList(options.algorithms, 'algorithms');
+  for (const alg of algorithms) {
+    if (!(SUPPORTED_ALGORITHMS as readonly string[]).includes(alg)) {
+      fail('algorithms', `contains "${alg}", which is not a supported asymmetric algorithm (${SUPPORTED_ALGORITHMS.join(', ')})`);
+    }
+  }
+
+  const clockTolerance = options.clockTolerance ?? DEFAULTS.clockTolerance;
+  if (typeof clockTolerance !== 'number' || !Number.isFinite(clockTolerance) || clockTolerance < 0 || clockTolerance > MAX_CLOCK_TOLERANCE) {
+    fail('clockTolerance', `must be a number between 0 and ${MAX_CLOCK_TOLERANCE} (seconds)`);
+  }
+  const maxTokenAge = options.maxTokenAge === undefined ? undefined : duration(options.maxTokenAge, 0, 'maxTokenAge', 1);
+
+  const strict = options.strict ?? DEFAULTS.strict;
+  if (typeof strict !== 'boolean') fail('strict', 'must be a boolean');
+
+  const requiredScopes = options.requiredScopes === undefined ? [] : stringList(options.requiredScopes, 'requiredScopes', true);
+  for (const scope of requiredScopes) if (/\s/.test(scope)) fail('requiredScopes', 'must not contain whitespace inside a scope');
+
+  const j = options.jwks ?? {};
+  if (j === null || typeof j !== 'object') fail('jwks', 'must be an object');
+  const d = DEFAULTS.jwks;
+  const jwks = Object.freeze({
+    cacheMaxAge: duration(j.cacheMaxAge, d.cacheMaxAge, 'jwks.cacheMaxAge'),
+    cooldown: duration(j.cooldown, d.cooldown, 'jwks.cooldown'),
+    timeout: duration(j.timeout, d.timeout, 'jwks.timeout', 1),
+    staleIfError: duration(j.staleIfError, d.staleIfError, 'jwks.staleIfError'),
+    backoffInitial: duration(j.backoffInitial, d.backoffInitial, 'jwks.backoffInitial'),
+    backoffMax: duration(j.backoffMax, d.backoffMax, 'jwks.backoffMax'),
+    maxResponseBytes: duration(j.maxResponseBytes, d.maxResponseBytes, 'jwks.maxResponseBytes', 1),
+    maxKeys: duration(j.maxKeys, d.maxKeys, 'jwks.maxKeys', 1),
+  });
+
+  let cache: Readonly<Required<CacheOptions>> | false = false;
+  if (options.cache !== false) {
+    const c = options.cache ?? {};
+    if (c === null || typeof c !== 'object') fail('cache', 'must be an object or false');
+    const max = duration(c.max, DEFAULTS.cache.max, 'cache.max', 1);
+    if (!Number.isInteger(max)) fail('cache.max', 'must be an integer');
+    cache = Object.freeze({ max });
+  }
+
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') fail('fetch', 'must be a function');
+  // Without a custom fetch, look up globalThis.fetch per request so interceptors installed later (msw) apply.
+  const fetchImpl: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+
+  const maxTokenLength = duration(options.maxTokenLength, DEFAULTS.maxTokenLength, 'maxTokenLength', 16);
+  const realm = options.realm ?? DEFAULTS.realm;
+  if (typeof realm !== 'string' || /["\\\r\n]/.test(realm)) fail('realm', 'must be a string without quotes, backslashes or line breaks');
+  let resourceMetadata: string | undefined;
+  if (options.resourceMetadata !== undefined) resourceMetadata = parseUrl(options.resourceMetadata, 'resourceMetadata', true).href;
+
+  const ts = options.tokenSources ?? {};
+  const tokenSources = Object.freeze({
+    query: ts.query ?? DEFAULTS.tokenSources.query,
+    body: ts.body ?? DEFAULTS.tokenSources.body,
+  });
+  if (typeof tokenSources.query !== 'boolean') fail('tokenSources.query', 'must be a boolean');
+  if (typeof tokenSources.body !== 'boolean') fail('tokenSources.body', 'must be a boolean');
+
+  return Object.freeze({
+    issuers: Object.freeze(issuers),
+    audiences: Object.freeze(audiences),
+    jwksUri,
+    algorithms: new Set(algorithms as Algorithm[]),
+    clockTolerance,
+    maxTokenAge,
+    strict,
+    requiredScopes: Object.freeze(requiredScopes),
+    claims: Object.freeze(claimChecks(options.claims)),
+    jwks,
+    cache,
+    fetch: fetchImpl,
+    allowInsecureHttp,
+    maxTokenLength,
+    realm,
+    resourceMetadata,
+    tokenSources,
+  });
+}

@@ -1,0 +1,59 @@
+/**
+ * Scopes granted by a token and the check of required scopes. Scope values are compared as whole,
+ * case-sensitive strings (RFC 6749 §3.3): `read:usersX` or `READ:users` never satisfy `read:users`.
+ *
+ * @module
+ */
+
+/**
+ * Granted scopes: the space-separated `scope` string (RFC 9068 §2.2.3), else an `scp` array of strings.
+ * Any other shape (an array or number in `scope`) grants nothing.
+ *
+ * @example
+ * ```ts
+ * parseScopes({ scope: 'read:orders write:orders' }); // ['read:orders', 'write:orders']
+ * ```
+ */
+export function parseScopes(claims: Readonly<Record<string, unknown>>): readonly string[] {
+  const { scope, scp } = claims;
+  if (typeof scope === 'string') return Object.freeze(scope.split(' ').filter((s) => s.length > 0));
+  if (scope === undefined && Array.isArray(scp) && scp.every((s) => typeof s === 'string')) {
+    return Object.freeze(scp.filter((s: string) => s.length > 0 && !/\s/.test(s)));
+  }
+  return Object.freeze([]);
+}
+
+/** How several required scopes combine. */
+export type ScopeMode = 'all' | 'any';
+
+/**
+ * Whether `granted` satisfies `required` (`all`: every scope; `any`: at least one). An empty
+ * `required` list is always satisfied.
+ *
+ * @example
+ * ```ts
+ * hasScopes(['read:orders'], ['read:orders', 'write:orders'], 'any'); // true
+ * ```
+ */
+export function hasScopes(granted: readonly string[], required: readonly string[], mode: ScopeMode = 'all'): boolean {
+  if (required.length === 0) return true;
+  return mode === 'any' ? required.some((s) => granted.includes(s)) : required.every((s) => granted.includes(s));
+}
+
+/**
+ * Normalize a scope requirement given as a space-separated string or a list. Throws a `TypeError` for
+ * anything else, so a typo can never turn into "no scope required".
+ *
+ * @example
+ * ```ts
+ * toScopeList('read:orders write:orders'); // ['read:orders', 'write:orders']
+ * ```
+ */
+export function toScopeList(scopes: string | readonly string[] | undefined): readonly string[] {
+  if (scopes === undefined) return [];
+  const list: readonly unknown[] | undefined = typeof scopes === 'string' ? scopes.split(' ') : Array.isArray(scopes) ? scopes : undefined;
+  if (list === undefined || !list.every((s) => typeof s === 'string' && !/[\s]/.test(s))) {
+    throw new TypeError('scopes must be a space-separated string or an array of scope strings');
+  }
+  return Object.freeze((list as string[]).filter((s) => s.length > 0));
+}

@@ -1,0 +1,89 @@
+/**
+ * Public types shared by the verifier, the adapters and user code.
+ *
+ * @module
+ */
+
+/** JWS algorithms the verifier can accept. All asymmetric: `none` and HMAC are never supported. */
+export type Algorithm =
+  | 'RS256'
+  | 'RS384'
+  | 'RS512'
+  | 'PS256'
+  | 'PS384'
+  | 'PS512'
+  | 'ES256'
+  | 'ES384'
+  | 'ES512'
+  | 'EdDSA'
+  | 'Ed25519';
+
+/** One link of an RFC 8693 `act` chain: who acted, and (nested) on whose behalf that actor acted. */
+export interface Actor {
+  /** Subject identifier of the acting party. */
+  readonly sub: string;
+  /** Issuer of the actor's identity, when the `act` object names one. */
+  readonly iss?: string;
+  /** Client the actor used, when the `act` object names one. */
+  readonly client_id?: string;
+  /** The prior actor in a delegation chain. */
+  readonly act?: Actor;
+}
+
+/** Claims of an RFC 9068 JWT access token. Unknown claims are kept as `unknown`. */
+export interface AccessTokenClaims {
+  readonly iss?: string;
+  readonly sub?: string;
+  readonly aud?: string | readonly string[];
+  readonly exp?: number;
+  readonly nbf?: number;
+  readonly iat?: number;
+  readonly jti?: string;
+  readonly client_id?: string;
+  readonly scope?: string;
+  readonly scp?: readonly string[];
+  readonly act?: Actor;
+  readonly [claim: string]: unknown;
+}
+
+/** The result of a successful verification. Immutable; may be shared between requests by the result cache. */
+export interface AuthInfo {
+  /** The raw access token. Never log it: use {@link toAuditRecord} for logs. */
+  readonly token: string;
+  /** All verified claims. */
+  readonly claims: AccessTokenClaims;
+  /** `sub`, when present. */
+  readonly subject: string | undefined;
+  /** `client_id` (RFC 9068), or `azp` when only that is present. */
+  readonly clientId: string | undefined;
+  /** `iss`. */
+  readonly issuer: string;
+  /** `aud`, always as an array. */
+  readonly audience: readonly string[];
+  /** Granted scopes, from the `scope` string or the `scp` array. */
+  readonly scopes: readonly string[];
+  /** When the token expires. */
+  readonly expiresAt: Date;
+  /** The RFC 8693 actor chain: set when someone acts on behalf of {@link AuthInfo.subject}. */
+  readonly actor: Actor | undefined;
+  /** `true` when the token was issued under delegation or impersonation (`act` present). */
+  readonly delegated: boolean;
+  /** Whether every given scope was granted. */
+  hasScope(...scopes: string[]): boolean;
+  /** Whether at least one of the given scopes was granted. */
+  hasAnyScope(...scopes: string[]): boolean;
+}
+
+/** Minimal view of an HTTP request, built by each adapter. */
+export interface RequestLike {
+  /** Header map with lower-case names, as Node, Express, Fastify and Koa provide. */
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** Node's `rawHeaders`, so duplicate `Authorization` headers can be detected (Node keeps only the first). */
+  readonly rawHeaders?: readonly string[] | undefined;
+  /** HTTP method (the form-body token source is refused for GET). */
+  readonly method?: string | undefined;
+  /** Parsed query string. */
+  readonly query?: Readonly<Record<string, unknown>> | URLSearchParams | undefined;
+  /** Parsed request body (only read for `application/x-www-form-urlencoded`). */
+  readonly body?: unknown;
+}
