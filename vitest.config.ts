@@ -2,6 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/*/vitest.config.ts', 'examples/*/vitest.config.ts'],
+    projects: [
+      'packages/*/vitest.config.ts',
+      'examples/*/vitest.config.ts',
+      { test: { name: 'repo', include: ['test/**/*.test.ts'], testTimeout: 60_000 } },
+    ],
   },
 });

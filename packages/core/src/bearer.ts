@@ -3,7 +3,8 @@
  *
  * - `Authorization: Bearer <b64token>`; the scheme is case-insensitive (RFC 9110 §11.1).
  * - Another scheme (`Basic`, …), or `Bearer` with nothing after it, means "no bearer token".
- * - A credential that breaks the b64token syntax (`Bearer a b`, control characters) is `invalid_request`.
+ * - A credential that breaks the b64token syntax (`Bearer a b`, control characters, a separator other
+ *   than spaces after the scheme) is `invalid_request`. Only SP and HTAB around the value are trimmed.
  * - `access_token` in the query (§2.3) or a form body (§2.2) is read only when enabled.
  * - More than one token source, or more than one `Authorization` header, is `invalid_request`
  *   (§2: clients must not use more than one method), whether or not those sources are enabled.
@@ -15,6 +16,8 @@ import type { TokenSourceOptions } from './options.js';
 import type { RequestLike } from './types.js';
 
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+/** The `Bearer` scheme, case-insensitive (RFC 9110 §11.1), not followed by another token character. */
+const BEARER_SCHEME = /^bearer(?![!#$%&'*+.^_`|~0-9A-Za-z-])/i;
 
 /** Options of {@link extractBearerToken}. */
 export interface ExtractOptions extends TokenSourceOptions {
@@ -23,9 +26,13 @@ export interface ExtractOptions extends TokenSourceOptions {
 }
 
 function header(req: RequestLike, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : (value as string | undefined);
+  const raw = req.headers[name];
+  const value: unknown = Array.isArray(raw) ? raw[0] : raw;
+  return typeof value === 'string' ? value : undefined;
 }
+
+/** Strip optional whitespace (SP / HTAB, RFC 9110 §5.6.3) only: other control characters stay and fail the syntax check. */
+const trimOws = (value: string): string => value.replace(/^[ \t]+|[ \t]+$/g, '');
 
 function countRawHeaders(raw: readonly string[] | undefined, name: string): number {
   if (raw === undefined) return 0;
@@ -65,20 +72,21 @@ export function extractBearerToken(req: RequestLike, options: ExtractOptions = {
   const context = options.context;
   const badRequest = (reason: 'multiple_tokens' | 'bad_syntax') => new InvalidRequestError(reason, context);
 
-  if (countRawHeaders(req.rawHeaders, 'authorization') > 1 || Array.isArray(req.headers.authorization)) {
+  const authorizations = req.headers.authorization;
+  if (countRawHeaders(req.rawHeaders, 'authorization') > 1 || (Array.isArray(authorizations) && authorizations.length > 1)) {
     throw badRequest('multiple_tokens');
   }
 
   let fromHeader: string | undefined;
   const authorization = header(req, 'authorization');
   if (authorization !== undefined) {
-    const value = authorization.trim();
-    const space = value.indexOf(' ');
-    const scheme = space === -1 ? value : value.slice(0, space);
-    if (scheme.toLowerCase() === 'bearer') {
-      const credentials = space === -1 ? '' : value.slice(space + 1).replace(/^ +/, '');
-      if (credentials.length > 0) {
-        if (!B64TOKEN.test(credentials)) throw badRequest('bad_syntax');
+    const value = trimOws(authorization);
+    if (BEARER_SCHEME.test(value)) {
+      const rest = value.slice('bearer'.length);
+      // `Bearer` alone means no token; otherwise 1*SP must separate the scheme from a b64token.
+      if (rest.length > 0) {
+        const credentials = rest.replace(/^ +/, '');
+        if (rest.charCodeAt(0) !== 0x20 || !B64TOKEN.test(credentials)) throw badRequest('bad_syntax');
         fromHeader = credentials;
       }
     }
@@ -93,8 +101,11 @@ export function extractBearerToken(req: RequestLike, options: ExtractOptions = {
   if (present.length > 1 || Array.isArray(inQuery) || Array.isArray(inBody)) throw badRequest('multiple_tokens');
   if (fromHeader !== undefined) return fromHeader;
 
-  const candidate = options.query === true && inQuery !== undefined ? inQuery : options.body === true ? inBody : undefined;
-  if (candidate === undefined || candidate === '') return undefined;
+  // At most one source holds a non-empty value here; read it only when that source is enabled.
+  const candidate = [options.query === true ? inQuery : undefined, options.body === true ? inBody : undefined].find(
+    (t) => t !== undefined && t !== '',
+  );
+  if (candidate === undefined) return undefined;
   if (typeof candidate !== 'string' || !B64TOKEN.test(candidate)) throw badRequest('bad_syntax');
   return candidate;
 }

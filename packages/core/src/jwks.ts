@@ -7,8 +7,12 @@
  *   turn into a flood of requests to the issuer; it gets `invalid_token` (`key_not_found`).
  * - A failed fetch is not cached as a result, but later attempts back off exponentially
  *   (`backoffInitial` doubling up to `backoffMax`): no request waits on an endpoint known to be down.
- * - Known keys keep working while refreshes fail, for `staleIfError` past `cacheMaxAge`. Beyond that,
- *   or when no key was ever loaded, verification fails closed with a 503 ({@link KeysUnavailableError}).
+ * - Known keys keep working while refreshes fail, for `staleIfError` past `cacheMaxAge`: once a refresh
+ *   has failed, requests are answered from the kept keys at once while retries run in the background.
+ *   Beyond that window, or when no key was ever loaded, verification fails closed with a 503
+ *   ({@link KeysUnavailableError}); so does an unknown `kid` while the endpoint is failing.
+ * - A response that is not a usable key set (too large, not JSON, no `keys` array, no usable key, a
+ *   redirect) counts as a failed refresh: the previous keys stay in use.
  * - A key removed from the JWKS stops verifying at the first refresh after `cacheMaxAge`.
  *
  * @module
@@ -21,8 +25,11 @@ import type { Algorithm } from './types.js';
 
 /** Options of {@link RemoteKeySet}. */
 export interface RemoteKeySetOptions {
-  /** The JWKS URL, or a function that finds it (discovery); called until it succeeds once. */
-  readonly uri: URL | (() => Promise<URL>);
+  /**
+   * The JWKS URL, or a function that finds it (discovery); called until it succeeds once. It receives
+   * the key set's fetch limits, whose `fetch` counts towards {@link KeySetStats.fetches}.
+   */
+  readonly uri: URL | ((limits: FetchLimits) => Promise<URL>);
   readonly jwks: Readonly<Required<JwksOptions>>;
   readonly fetch: typeof fetch;
   readonly allowInsecureHttp: boolean;
@@ -33,7 +40,7 @@ export interface RemoteKeySetOptions {
 
 /** Counters for observability and tests. */
 export interface KeySetStats {
-  /** Requests sent (discovery included). */
+  /** Requests sent (discovery included when the discovery function uses the limits it is given). */
   readonly fetches: number;
   /** Failed refreshes since the process started. */
   readonly failures: number;
@@ -103,18 +110,30 @@ export class RemoteKeySet {
     return found.length > 0 ? found : undefined;
   }
 
+  /** When the loaded keys stop being fresh (ms since epoch); `-Infinity` before the first load. */
+  get freshUntil(): number {
+    return this.#loadedAt + this.#options.jwks.cacheMaxAge;
+  }
+
   /** Candidate keys for a token header, refreshing within the limits above. */
   async resolve(kid: string | undefined, alg: Algorithm): Promise<readonly KeyEntry[]> {
     const { cacheMaxAge, cooldown, staleIfError } = this.#options.jwks;
-    if (this.#pending !== undefined) await this.#pending.catch(() => {});
+    // Wait for a fetch in flight (cold start, rotation), unless the endpoint is known to be failing.
+    if (this.#pending !== undefined && !this.#servingStale(Date.now())) await this.#pending.catch(() => {});
 
     let now = Date.now();
     if (now - this.#loadedAt >= cacheMaxAge) {
-      try {
-        await this.#refresh();
-      } catch (error) {
-        // Keys that were valid a little while ago keep working through an outage, for a bounded time.
-        if (Date.now() - this.#loadedAt >= cacheMaxAge + staleIfError) throw error;
+      if (this.#servingStale(now)) {
+        // The last refresh failed: answer from the kept keys now and retry in the background (the
+        // retry itself honours the backoff), so no request waits on an endpoint known to be down.
+        this.#refresh().catch(() => {});
+      } else {
+        try {
+          await this.#refresh();
+        } catch (error) {
+          // Keys that were valid a little while ago keep working through an outage, for a bounded time.
+          if (Date.now() - this.#loadedAt >= cacheMaxAge + staleIfError) throw error;
+        }
       }
       now = Date.now();
     }
@@ -122,13 +141,15 @@ export class RemoteKeySet {
     let found = this.#match(kid, alg);
     if (found.length > 0) return found;
 
+    // Unknown kid while the endpoint fails: it may be a rotated key, which cannot be checked now.
+    if (this.#lastFailed && (this.#pending !== undefined || now - this.#lastAttemptAt < cooldown)) {
+      throw this.#unavailable();
+    }
     // Unknown kid: maybe the issuer rotated. Refetch at most once per cooldown.
     if (now - this.#lastAttemptAt >= cooldown) {
       await this.#refresh();
       found = this.#match(kid, alg);
       if (found.length > 0) return found;
-    } else if (this.#lastFailed) {
-      throw this.#unavailable();
     }
     throw new InvalidTokenError('key_not_found', this.#options.context);
   }
@@ -146,6 +167,13 @@ export class RemoteKeySet {
       if (keyMatchesAlgorithm(entry, alg)) (out ??= []).push(entry);
     }
     return out ?? NO_KEYS;
+  }
+
+  /** Whether the last refresh failed and the kept keys, though stale, are still within `staleIfError`. */
+  #servingStale(now: number): boolean {
+    const age = now - this.#loadedAt;
+    const { cacheMaxAge, staleIfError } = this.#options.jwks;
+    return this.#lastFailed && age >= cacheMaxAge && age < cacheMaxAge + staleIfError;
   }
 
   #unavailable(cause?: unknown): KeysUnavailableError {
@@ -178,7 +206,7 @@ export class RemoteKeySet {
   async #load(): Promise<void> {
     if (this.#uri === undefined) {
       const uri = this.#options.uri;
-      this.#uri = uri instanceof URL ? uri : await uri();
+      this.#uri = uri instanceof URL ? uri : await uri(this.#limits);
     }
     const doc = await fetchJson(this.#uri, this.#limits, 'application/jwk-set+json, application/json');
     if (doc === null || typeof doc !== 'object' || !Array.isArray((doc as { keys?: unknown }).keys)) {
@@ -186,6 +214,8 @@ export class RemoteKeySet {
     }
     const raw = ((doc as { keys: unknown[] }).keys).slice(0, this.#options.jwks.maxKeys);
     const entries = (await Promise.all(raw.map(importVerificationKey))).filter((e): e is KeyEntry => e !== undefined);
+    // An empty or unusable set is a broken deployment, not a revocation of every key: keep the old ones.
+    if (entries.length === 0) throw new FetchFailure('JWKS holds no usable verification key');
 
     const byKid = new Map<string, KeyEntry[]>();
     for (const entry of entries) {

@@ -6,8 +6,9 @@
  * - exactly three non-empty base64url segments (JWE's five, JSON serialization, padding, `+`, `/` and
  *   whitespace are refused);
  * - header and payload are UTF-8 JSON objects with no duplicate member names;
- * - `alg` is in the allow-list; `enc` (JWE), `crit` (no extension is understood, RFC 7515 §4.1.11) and
- *   `b64` (RFC 7797: JWTs must be encoded) are refused; `kid` and `typ`, when present, are strings.
+ * - `alg` is in the allow-list; `enc` and `zip` (JWE only, RFC 7516 §4.1.2–4.1.3: nothing is ever
+ *   decrypted or inflated), `crit` (no extension is understood, RFC 7515 §4.1.11) and `b64` (RFC 7797:
+ *   JWTs must be encoded) are refused; `kid` and `typ`, when present, are strings.
  *
  * Key-carrying header parameters (`jwk`, `jku`, `x5u`, `x5c`) are ignored: keys only ever come from
  * the configured JWKS (RFC 8725 §3.10).
@@ -79,7 +80,7 @@ export class JwsParser {
     if (raw === undefined) throw this.#malformed();
     const { alg, kid, typ } = raw;
     if (typeof alg !== 'string' || alg.length === 0) throw this.#malformed();
-    if ('enc' in raw || 'crit' in raw || 'b64' in raw) throw this.#malformed();
+    if ('enc' in raw || 'zip' in raw || 'crit' in raw || 'b64' in raw) throw this.#malformed();
     if (kid !== undefined && typeof kid !== 'string') throw this.#malformed();
     if (typ !== undefined && typeof typ !== 'string') throw this.#malformed();
     if (!this.#algorithms.has(alg)) throw new InvalidTokenError('algorithm', this.#context);

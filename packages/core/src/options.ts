@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { toScopeList } from './scopes.js';
 import type { AccessTokenClaims, Algorithm } from './types.js';
 
 /** Every algorithm the verifier implements. HMAC and `none` are deliberately absent. */
@@ -184,11 +185,9 @@ const fail = (option: string, must: string): never => {
   throw new TypeError(`"${option}" option ${must}`);
 };
 
-function stringList(value: unknown, option: string, allowEmpty = false): string[] {
+function stringList(value: unknown, option: string): string[] {
   const list = typeof value === 'string' ? [value] : value;
-  if (!Array.isArray(list) || (!allowEmpty && list.length === 0)) {
-    return fail(option, allowEmpty ? 'must be a string or an array of strings' : 'must be a non-empty string or array of strings');
-  }
+  if (!Array.isArray(list) || list.length === 0) return fail(option, 'must be a non-empty string or array of strings');
   for (const item of list) if (typeof item !== 'string' || item.length === 0) fail(option, 'must contain non-empty strings only');
   return [...new Set(list as string[])];
 }
@@ -281,8 +280,12 @@ export function resolveOptions(options: VerifierOptions): ResolvedOptions {
   const strict = options.strict ?? DEFAULTS.strict;
   if (typeof strict !== 'boolean') fail('strict', 'must be a boolean');
 
-  const requiredScopes = options.requiredScopes === undefined ? [] : stringList(options.requiredScopes, 'requiredScopes', true);
-  for (const scope of requiredScopes) if (/\s/.test(scope)) fail('requiredScopes', 'must not contain whitespace inside a scope');
+  let requiredScopes: readonly string[] = [];
+  try {
+    requiredScopes = toScopeList(options.requiredScopes);
+  } catch {
+    fail('requiredScopes', 'must be a space-separated string or an array of scope strings');
+  }
 
   const j = options.jwks ?? {};
   if (j === null || typeof j !== 'object') fail('jwks', 'must be an object');
@@ -333,7 +336,7 @@ export function resolveOptions(options: VerifierOptions): ResolvedOptions {
     clockTolerance,
     maxTokenAge,
     strict,
-    requiredScopes: Object.freeze(requiredScopes),
+    requiredScopes,
     claims: Object.freeze(claimChecks(options.claims)),
     jwks,
     cache,

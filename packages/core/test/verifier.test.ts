@@ -71,3 +71,80 @@ describe('createVerifier().verify', () => {
     );
   });
 });
+
+describe('verification order and claim handling through the verifier', () => {
+  // A41: `1e400` parses to Infinity; it must not pass as a NumericDate.
+  it.each(MAIN_ALGS)('%s: exp of 1e400 is invalid_token', async (alg) => {
+    const key = makeKey(alg);
+    const body = JSON.stringify(claims()).replace(/"exp":\d+/, '"exp":1e400');
+    const token = signToken(key, {}, { payloadText: body });
+    await expect(make().verify(token)).rejects.toMatchObject({ reason: 'claim', claim: 'exp', status: 401 });
+  });
+
+  // A17: typ is checked after the signature, so a forged token still reports the signature.
+  it('checks typ after the signature', async () => {
+    const key = keys[0]!;
+    const token = signToken(key, claims(), { header: { typ: 'dpop+jwt' } });
+    await expect(make().verify(token)).rejects.toMatchObject({ reason: 'typ' });
+    const forged = `${token.split('.').slice(0, 2).join('.')}.${signToken(keys[1]!).split('.')[2]}`;
+    await expect(make().verify(forged)).rejects.toMatchObject({ reason: 'signature' });
+    await expect(make({ strict: true }).verify(signToken(key, claims(), { header: { typ: 'JWT' } }))).rejects.toMatchObject({
+      reason: 'typ',
+    });
+    await expect(make().verify(signToken(key, claims(), { header: { typ: 'JWT' } }))).resolves.toBeDefined();
+    await expect(make().verify(signToken(key, claims(), { header: { typ: undefined } }))).resolves.toBeDefined();
+  });
+
+  // A43: strict profile through the verifier.
+  it('strict mode requires jti', async () => {
+    const token = signToken(keys[0]!, claims({ jti: undefined }));
+    await expect(make({ strict: true }).verify(token)).rejects.toMatchObject({ reason: 'claim', claim: 'jti' });
+    await expect(make().verify(token)).resolves.toBeDefined();
+  });
+
+  // A48: delegated token on a route that refuses delegation.
+  it('refuses delegated tokens with 403 where delegation is off, and accepts plain ones', async () => {
+    const verifier = make();
+    const delegated = signToken(keys[0]!, claims({ act: { sub: 'support-7' } }));
+    const err = await verifier.verify(delegated, { allowDelegation: false }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ForbiddenError);
+    expect(err).toMatchObject({ status: 403, code: 'access_denied', reason: 'delegation_not_allowed' });
+    await expect(verifier.verify(signToken(keys[0]!), { allowDelegation: false })).resolves.toBeDefined();
+  });
+
+  it('applies verifier-wide requiredScopes on every call, cached or not', async () => {
+    const verifier = make({ requiredScopes: 'admin' });
+    const token = signToken(keys[0]!);
+    await expect(verifier.verify(token)).rejects.toMatchObject({ reason: 'insufficient_scope', status: 403 });
+    await expect(verifier.verify(token)).rejects.toMatchObject({ reason: 'insufficient_scope' });
+    const admin = signToken(keys[0]!, claims({ scope: 'admin' }));
+    await expect(verifier.verify(admin)).resolves.toBeDefined();
+  });
+
+  it('serves repeated tokens from the result cache and still checks per-call scopes', async () => {
+    const verifier = make();
+    const token = signToken(keys[0]!, claims({ scope: 'read:orders' }));
+    const first = await verifier.verify(token);
+    const second = await verifier.verify(token);
+    expect(second).toBe(first);
+    await expect(verifier.verify(token, { scopes: 'write:orders' })).rejects.toBeInstanceOf(InsufficientScopeError);
+    const uncached = make({ cache: false });
+    const a = await uncached.verify(token);
+    expect(await uncached.verify(token)).not.toBe(a);
+  });
+
+  it('puts the required scope in the challenge', async () => {
+    const err = await make()
+      .verify(signToken(keys[0]!, claims({ scope: 'read:orders' })), { scopes: ['write:orders', 'admin'] })
+      .catch((e: unknown) => e);
+    expect((err as InsufficientScopeError).headers['www-authenticate']).toBe(
+      'Bearer realm="api", error="insufficient_scope", error_description="The access token does not grant the required scope", scope="write:orders admin"',
+    );
+  });
+
+  it('rejects non-string tokens as malformed', async () => {
+    await expect(make().verify(42 as unknown as string)).rejects.toMatchObject({ reason: 'malformed' });
+    await expect(make().verify('')).rejects.toMatchObject({ reason: 'malformed' });
+  });
+});
+

@@ -4,6 +4,10 @@
  * `http:` aside), and JSON that must parse. Failures are {@link FetchFailure}s with a short cause for
  * diagnostics; they never reach clients.
  *
+ * The timeout is enforced here as well as through the `signal`: a custom `fetch` that ignores the
+ * signal (or a body stream that never ends) still fails after `timeout` ms, so a shared key-set fetch
+ * can never hang every request behind it.
+ *
  * @module
  */
 import { isAllowedUrl } from '../options.js';
@@ -27,7 +31,29 @@ export class FetchFailure extends Error {
   }
 }
 
-async function readCapped(response: Response, max: number): Promise<string> {
+/** `promise`, or a rejection with the signal's reason as soon as `signal` aborts, whichever comes first. */
+function beforeAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+const isTimeout = (error: unknown): boolean =>
+  error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+
+async function readCapped(response: Response, max: number, signal: AbortSignal): Promise<string> {
   const length = Number(response.headers.get('content-length'));
   if (Number.isFinite(length) && length > max) throw new FetchFailure(`response larger than ${max} bytes`);
   if (response.body === null) return '';
@@ -35,7 +61,14 @@ async function readCapped(response: Response, max: number): Promise<string> {
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await beforeAbort(reader.read(), signal);
+    } catch (error) {
+      await reader.cancel().catch(() => {});
+      throw error;
+    }
+    const { done, value } = chunk;
     if (done) break;
     total += value.byteLength;
     if (total > max) {
@@ -50,35 +83,33 @@ async function readCapped(response: Response, max: number): Promise<string> {
 /** GET `url` and parse its JSON body within `limits`. Throws {@link FetchFailure}. */
 export async function fetchJson(url: URL, limits: FetchLimits, accept = 'application/json'): Promise<unknown> {
   if (!isAllowedUrl(url, limits.allowInsecureHttp)) throw new FetchFailure('URL must use https:');
+  const signal = AbortSignal.timeout(limits.timeout);
+  const request = Promise.resolve().then(() =>
+    limits.fetch(url.href, { method: 'GET', headers: { accept }, redirect: 'manual', signal }),
+  );
   let response: Response;
   try {
-    response = await limits.fetch(url.href, {
-      method: 'GET',
-      headers: { accept },
-      redirect: 'manual',
-      signal: AbortSignal.timeout(limits.timeout),
-    });
+    response = await beforeAbort(request, signal);
   } catch (error) {
-    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-    throw new FetchFailure(timedOut ? `no response within ${limits.timeout} ms` : 'request failed');
+    // A response arriving after the deadline is discarded, so its connection is released.
+    if (signal.aborted) request.then((late) => late.body?.cancel(), () => {}).catch(() => {});
+    throw new FetchFailure(isTimeout(error) ? `no response within ${limits.timeout} ms` : 'request failed');
   }
   try {
-    if (response.status !== 200) {
-      throw new FetchFailure(
-        response.status >= 300 && response.status < 400 ? 'redirects are not followed' : `HTTP ${response.status}`,
-        response.status,
-      );
+    // `redirected` catches a custom fetch that followed a redirect despite `redirect: 'manual'`.
+    if (response.redirected || (response.status >= 300 && response.status < 400) || response.type === 'opaqueredirect') {
+      throw new FetchFailure('redirects are not followed', response.status);
     }
-    const text = await readCapped(response, limits.maxResponseBytes);
+    if (response.status !== 200) throw new FetchFailure(`HTTP ${response.status}`, response.status);
+    const text = await readCapped(response, limits.maxResponseBytes, signal);
     try {
       return JSON.parse(text);
     } catch {
       throw new FetchFailure('response is not JSON', response.status);
     }
   } catch (error) {
-    await response.body?.cancel().catch(() => {});
+    if (!response.bodyUsed && response.body?.locked !== true) await response.body?.cancel().catch(() => {});
     if (error instanceof FetchFailure) throw error;
-    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-    throw new FetchFailure(timedOut ? `no response within ${limits.timeout} ms` : 'reading the response failed');
+    throw new FetchFailure(isTimeout(error) ? `no response within ${limits.timeout} ms` : 'reading the response failed');
   }
 }

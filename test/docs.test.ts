@@ -1,0 +1,37 @@
+/**
+ * The option tables in docs/ state the same defaults as the packages' frozen DEFAULTS objects.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULTS } from '../packages/core/src/index.js';
+
+const root = join(import.meta.dirname, '..');
+const coreDoc = readFileSync(join(root, 'docs/core.md'), 'utf8');
+
+function row(option: string): string {
+  const line = coreDoc.split('\n').find((l) => l.startsWith(`| \`${option}\``) || l.startsWith(`| \`${option}\` /`));
+  if (line === undefined) throw new Error(`docs/core.md has no row for ${option}`);
+  return line;
+}
+
+describe('docs/core.md options table', () => {
+  it.each(Object.entries(DEFAULTS.jwks))('states jwks.%s = %s', (key, value) => {
+    const line = coreDoc.split('\n').find((l) => l.includes(`\`jwks.${key}\``));
+    expect(line, `row for jwks.${key}`).toBeDefined();
+    expect(line).toContain(`\`${value}\``);
+  });
+
+  it('states the scalar defaults', () => {
+    expect(row('clockTolerance')).toContain(`\`${DEFAULTS.clockTolerance}\``);
+    expect(row('maxTokenLength')).toContain(`\`${DEFAULTS.maxTokenLength}\``);
+    expect(row('realm')).toContain(`\`"${DEFAULTS.realm}"\``);
+    expect(row('strict')).toContain(`\`${DEFAULTS.strict}\``);
+    expect(row('allowInsecureHttp')).toContain(`\`${DEFAULTS.allowInsecureHttp}\``);
+    expect(row('cache')).toContain(`\`{ max: ${DEFAULTS.cache.max} }\``);
+    expect(row('tokenSources')).toContain(
+      `\`{ query: ${DEFAULTS.tokenSources.query}, body: ${DEFAULTS.tokenSources.body} }\``,
+    );
+    expect(row('algorithms')).toContain(`\`${DEFAULTS.algorithms.join(' ')}\``);
+  });
+});
