@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type FetchLimits, FetchFailure, fetchJson } from './internal/fetch.js';
+import { FetchFailure, type FetchLimits, fetchJson } from './internal/fetch.js';
 import { isAllowedUrl } from './options.js';
 
 /** The metadata URLs tried for `issuer`, in order. */
@@ -41,7 +41,9 @@ export async function discoverJwksUri(issuer: string, limits: FetchLimits): Prom
     }
     if (doc === null || typeof doc !== 'object') throw new FetchFailure('metadata is not a JSON object');
     const meta = doc as Record<string, unknown>;
-    if (meta.issuer !== issuer) throw new FetchFailure('metadata issuer does not match the configured issuer');
+    if (meta.issuer !== issuer) {
+      throw new FetchFailure('metadata issuer does not match the configured issuer');
+    }
     if (typeof meta.jwks_uri !== 'string') throw new FetchFailure('metadata has no jwks_uri');
     let jwksUri: URL;
     try {
@@ -49,7 +51,9 @@ export async function discoverJwksUri(issuer: string, limits: FetchLimits): Prom
     } catch {
       throw new FetchFailure('metadata jwks_uri is not a URL');
     }
-    if (!isAllowedUrl(jwksUri, limits.allowInsecureHttp)) throw new FetchFailure('metadata jwks_uri must use https:');
+    if (!isAllowedUrl(jwksUri, limits.allowInsecureHttp)) {
+      throw new FetchFailure('metadata jwks_uri must use https:');
+    }
     return jwksUri;
   }
   throw lastError instanceof FetchFailure ? lastError : new FetchFailure('no metadata document found');

@@ -18,7 +18,7 @@
  * @module
  */
 import { type ErrorContext, InvalidTokenError, KeysUnavailableError } from './errors.js';
-import { type FetchLimits, FetchFailure, fetchJson } from './internal/fetch.js';
+import { FetchFailure, type FetchLimits, fetchJson } from './internal/fetch.js';
 import { importVerificationKey, type KeyEntry, keyMatchesAlgorithm } from './jwk.js';
 import type { JwksOptions } from './options.js';
 import type { Algorithm } from './types.js';
@@ -212,8 +212,10 @@ export class RemoteKeySet {
     if (doc === null || typeof doc !== 'object' || !Array.isArray((doc as { keys?: unknown }).keys)) {
       throw new FetchFailure('JWKS has no "keys" array');
     }
-    const raw = ((doc as { keys: unknown[] }).keys).slice(0, this.#options.jwks.maxKeys);
-    const entries = (await Promise.all(raw.map(importVerificationKey))).filter((e): e is KeyEntry => e !== undefined);
+    const raw = (doc as { keys: unknown[] }).keys.slice(0, this.#options.jwks.maxKeys);
+    const entries = (await Promise.all(raw.map(importVerificationKey))).filter(
+      (e): e is KeyEntry => e !== undefined,
+    );
     // An empty or unusable set is a broken deployment, not a revocation of every key: keep the old ones.
     if (entries.length === 0) throw new FetchFailure('JWKS holds no usable verification key');
 

@@ -10,8 +10,9 @@
  *
  * @module
  */
-import { extractBearerToken } from './bearer.js';
+
 import { createAuthInfo } from './auth-info.js';
+import { extractBearerToken } from './bearer.js';
 import { ResultCache } from './cache.js';
 import { checkClaims, checkType } from './claims.js';
 import { discoverJwksUri } from './discovery.js';
@@ -22,8 +23,9 @@ import {
   InvalidTokenError,
   MissingTokenError,
 } from './errors.js';
-import { JwsParser } from './jws.js';
 import { type KeySetStats, RemoteKeySet } from './jwks.js';
+import { JwsParser, type ParsedJws } from './jws.js';
+import type { KeyEntry } from './jwk.js';
 import { type ResolvedOptions, resolveOptions, type VerifierOptions } from './options.js';
 import { hasScopes, type ScopeMode, toScopeList } from './scopes.js';
 import { verifySignature } from './signature.js';
@@ -60,7 +62,10 @@ export interface Verifier {
    * Extract the bearer token of a request (RFC 6750 §2) and verify it. Rejects with
    * `MissingTokenError` when there is none, unless `optional` is set (then resolves to `undefined`).
    */
-  authenticate(request: RequestLike, options: AuthenticateOptions & { optional: true }): Promise<AuthInfo | undefined>;
+  authenticate(
+    request: RequestLike,
+    options: AuthenticateOptions & { optional: true },
+  ): Promise<AuthInfo | undefined>;
   authenticate(request: RequestLike, options?: AuthenticateOptions): Promise<AuthInfo>;
   /** Check an already verified token against further requirements (scopes, delegation). Throws an `AuthError`. */
   authorize(info: AuthInfo, options: VerifyOptions): void;
@@ -90,18 +95,16 @@ export interface Verifier {
  */
 export function createVerifier(options: VerifierOptions): Verifier {
   const resolved = resolveOptions(options);
-  const context: ErrorContext = Object.freeze({ realm: resolved.realm, resourceMetadata: resolved.resourceMetadata });
+  const context: ErrorContext = Object.freeze({
+    realm: resolved.realm,
+    resourceMetadata: resolved.resourceMetadata,
+  });
   const parser = new JwsParser(resolved.algorithms, context);
-  const cache = resolved.cache === false ? undefined : new ResultCache(resolved.cache.max, resolved.jwks.cacheMaxAge);
-  const limits = {
-    fetch: resolved.fetch,
-    timeout: resolved.jwks.timeout,
-    maxResponseBytes: resolved.jwks.maxResponseBytes,
-    allowInsecureHttp: resolved.allowInsecureHttp,
-  };
+  const cache =
+    resolved.cache === false ? undefined : new ResultCache(resolved.cache.max, resolved.jwks.cacheMaxAge);
   const issuer = resolved.issuers[0]!;
   const keys = new RemoteKeySet({
-    uri: resolved.jwksUri ?? (() => discoverJwksUri(issuer, limits)),
+    uri: resolved.jwksUri ?? ((counted) => discoverJwksUri(issuer, counted)),
     jwks: resolved.jwks,
     fetch: resolved.fetch,
     allowInsecureHttp: resolved.allowInsecureHttp,
@@ -109,18 +112,26 @@ export function createVerifier(options: VerifierOptions): Verifier {
     onChange: () => cache?.clear(),
   });
   const tokenSources = { ...resolved.tokenSources, context };
-  const invalid = (reason: ConstructorParameters<typeof InvalidTokenError>[0]) => new InvalidTokenError(reason, context);
+  const invalid = (reason: ConstructorParameters<typeof InvalidTokenError>[0]) =>
+    new InvalidTokenError(reason, context);
 
-  async function verifyToken(token: string): Promise<AuthInfo> {
+  /** Steps 1–5. Synchronous when the keys are cached; a promise only when the key set must be resolved. */
+  function verifyToken(token: string): AuthInfo | Promise<AuthInfo> {
     if (typeof token !== 'string' || token.length === 0) throw invalid('malformed');
     if (token.length > resolved.maxTokenLength) throw invalid('token_too_large');
 
     // 1. shape and algorithm
     const jws = parser.parse(token);
-    const { alg, kid, typ } = jws.header;
+    const { alg, kid } = jws.header;
 
-    // 2. key and signature
-    const candidates = keys.select(kid, alg) ?? (await keys.resolve(kid, alg));
+    // 2. key (sync when cached) and signature
+    const candidates = keys.select(kid, alg);
+    if (candidates !== undefined) return finish(token, jws, candidates);
+    return keys.resolve(kid, alg).then((found) => finish(token, jws, found));
+  }
+
+  function finish(token: string, jws: ParsedJws, candidates: readonly KeyEntry[]): AuthInfo {
+    const { alg, typ } = jws.header;
     let verified = false;
     for (const entry of candidates) {
       if (verifySignature(alg, entry.key, jws.signingInput, jws.signature)) {
@@ -135,12 +146,14 @@ export function createVerifier(options: VerifierOptions): Verifier {
     const now = Date.now() / 1000;
     const checked = checkClaims(jws.payload, resolved, now, context);
     const info = createAuthInfo(token, jws.payload, checked);
-    cache?.set(token, info, checked.validUntil, now);
+    // Never beyond the key set's freshness: a key removed from the JWKS must stop working after cacheMaxAge.
+    cache?.set(token, info, Math.min(checked.validUntil, keys.freshUntil / 1000), now);
     return info;
   }
 
   function authorize(info: AuthInfo, call: VerifyOptions = {}): void {
-    if (call.allowDelegation === false && info.delegated) throw new ForbiddenError('delegation_not_allowed', context);
+    if (call.allowDelegation === false && info.delegated)
+      throw new ForbiddenError('delegation_not_allowed', context);
     if (resolved.requiredScopes.length > 0 && !hasScopes(info.scopes, resolved.requiredScopes, 'all')) {
       throw new InsufficientScopeError(resolved.requiredScopes, 'all', context);
     }
@@ -151,15 +164,27 @@ export function createVerifier(options: VerifierOptions): Verifier {
     }
   }
 
-  async function verify(token: string, call?: VerifyOptions): Promise<AuthInfo> {
-    const info = (cache !== undefined && typeof token === 'string' ? cache.get(token, Date.now() / 1000) : undefined) ??
-      (await verifyToken(token));
-    if (call !== undefined) authorize(info, call);
-    else if (resolved.requiredScopes.length > 0) authorize(info);
+  function check(info: AuthInfo, call: VerifyOptions | undefined): AuthInfo {
+    if (call !== undefined || resolved.requiredScopes.length > 0) authorize(info, call);
     return info;
   }
 
-  async function authenticate(request: RequestLike, call: AuthenticateOptions = {}): Promise<AuthInfo | undefined> {
+  // Not `async`: a cached or synchronously verified token settles with a single promise.
+  function verify(token: string, call?: VerifyOptions): Promise<AuthInfo> {
+    try {
+      const hit = cache !== undefined && typeof token === 'string' ? cache.get(token, Date.now() / 1000) : undefined;
+      const result = hit ?? verifyToken(token);
+      if (result instanceof Promise) return result.then((info) => check(info, call));
+      return Promise.resolve(check(result, call));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  async function authenticate(
+    request: RequestLike,
+    call: AuthenticateOptions = {},
+  ): Promise<AuthInfo | undefined> {
     const token = extractBearerToken(request, tokenSources);
     if (token === undefined) {
       if (call.optional === true) return undefined;

@@ -53,22 +53,28 @@ describe('createVerifier().verify', () => {
   it('enforces per-call scopes in all/any mode and the delegation switch', async () => {
     const verifier = make();
     const token = signToken(keys[0]!, claims({ scope: 'read:orders', act: { sub: 'x' } }));
-    await expect(verifier.verify(token, { scopes: ['write:orders'] })).rejects.toBeInstanceOf(InsufficientScopeError);
-    await expect(verifier.verify(token, { scopes: ['write:orders', 'read:orders'], scopeMode: 'any' })).resolves.toBeDefined();
+    await expect(verifier.verify(token, { scopes: ['write:orders'] })).rejects.toBeInstanceOf(
+      InsufficientScopeError,
+    );
+    await expect(
+      verifier.verify(token, { scopes: ['write:orders', 'read:orders'], scopeMode: 'any' }),
+    ).resolves.toBeDefined();
     await expect(verifier.verify(token, { allowDelegation: false })).rejects.toBeInstanceOf(ForbiddenError);
   });
 
   it('authenticate() extracts the bearer token and reports a missing one', async () => {
     const verifier = make();
     const token = signToken(keys[1]!);
-    await expect(verifier.authenticate({ headers: { authorization: `bearer ${token}` } })).resolves.toMatchObject({
+    await expect(
+      verifier.authenticate({ headers: { authorization: `bearer ${token}` } }),
+    ).resolves.toMatchObject({
       subject: 'user-42',
     });
     await expect(verifier.authenticate({ headers: {} })).rejects.toBeInstanceOf(MissingTokenError);
     await expect(verifier.authenticate({ headers: {} }, { optional: true })).resolves.toBeUndefined();
-    await expect(verifier.authenticate({ headers: { authorization: 'Bearer x.y.z' } }, { optional: true })).rejects.toBeInstanceOf(
-      InvalidTokenError,
-    );
+    await expect(
+      verifier.authenticate({ headers: { authorization: 'Bearer x.y.z' } }, { optional: true }),
+    ).rejects.toBeInstanceOf(InvalidTokenError);
   });
 });
 
@@ -88,17 +94,24 @@ describe('verification order and claim handling through the verifier', () => {
     await expect(make().verify(token)).rejects.toMatchObject({ reason: 'typ' });
     const forged = `${token.split('.').slice(0, 2).join('.')}.${signToken(keys[1]!).split('.')[2]}`;
     await expect(make().verify(forged)).rejects.toMatchObject({ reason: 'signature' });
-    await expect(make({ strict: true }).verify(signToken(key, claims(), { header: { typ: 'JWT' } }))).rejects.toMatchObject({
+    await expect(
+      make({ strict: true }).verify(signToken(key, claims(), { header: { typ: 'JWT' } })),
+    ).rejects.toMatchObject({
       reason: 'typ',
     });
     await expect(make().verify(signToken(key, claims(), { header: { typ: 'JWT' } }))).resolves.toBeDefined();
-    await expect(make().verify(signToken(key, claims(), { header: { typ: undefined } }))).resolves.toBeDefined();
+    await expect(
+      make().verify(signToken(key, claims(), { header: { typ: undefined } })),
+    ).resolves.toBeDefined();
   });
 
   // A43: strict profile through the verifier.
   it('strict mode requires jti', async () => {
     const token = signToken(keys[0]!, claims({ jti: undefined }));
-    await expect(make({ strict: true }).verify(token)).rejects.toMatchObject({ reason: 'claim', claim: 'jti' });
+    await expect(make({ strict: true }).verify(token)).rejects.toMatchObject({
+      reason: 'claim',
+      claim: 'jti',
+    });
     await expect(make().verify(token)).resolves.toBeDefined();
   });
 
@@ -127,7 +140,9 @@ describe('verification order and claim handling through the verifier', () => {
     const first = await verifier.verify(token);
     const second = await verifier.verify(token);
     expect(second).toBe(first);
-    await expect(verifier.verify(token, { scopes: 'write:orders' })).rejects.toBeInstanceOf(InsufficientScopeError);
+    await expect(verifier.verify(token, { scopes: 'write:orders' })).rejects.toBeInstanceOf(
+      InsufficientScopeError,
+    );
     const uncached = make({ cache: false });
     const a = await uncached.verify(token);
     expect(await uncached.verify(token)).not.toBe(a);
@@ -148,3 +163,30 @@ describe('verification order and claim handling through the verifier', () => {
   });
 });
 
+describe('result cache and key removal', () => {
+  it('stops accepting a cached token once its key is removed and cacheMaxAge has passed', async () => {
+    const { vi } = await import('vitest');
+    const rsa = makeKey('RS256', 'rotating-out');
+    const own = await startJwksServer(jwksOf(rsa));
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const t0 = Date.now();
+      const verifier = createVerifier({
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        jwksUri: own.jwksUri,
+        jwks: { cacheMaxAge: 500, cooldown: 0 },
+      });
+      await verifier.warmUp();
+      const token = signToken(rsa, claims({ exp: Math.floor(t0 / 1000) + 3600 }));
+      vi.setSystemTime(t0 + 499);
+      await expect(verifier.verify(token)).resolves.toBeDefined();
+      own.setKeys({ keys: [makeKey('ES256', 'replacement').jwk] });
+      vi.setSystemTime(t0 + 699);
+      await expect(verifier.verify(token)).rejects.toMatchObject({ reason: 'key_not_found' });
+    } finally {
+      vi.useRealTimers();
+      await own.close();
+    }
+  });
+});

@@ -50,6 +50,11 @@ function beforeAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/** Release the connection of a response that is not read. */
+const discard = (response: Response): void => {
+  response.body?.cancel().catch(() => {});
+};
+
 const isTimeout = (error: unknown): boolean =>
   error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
 
@@ -61,7 +66,7 @@ async function readCapped(response: Response, max: number, signal: AbortSignal):
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
     try {
       chunk = await beforeAbort(reader.read(), signal);
     } catch (error) {
@@ -81,7 +86,11 @@ async function readCapped(response: Response, max: number, signal: AbortSignal):
 }
 
 /** GET `url` and parse its JSON body within `limits`. Throws {@link FetchFailure}. */
-export async function fetchJson(url: URL, limits: FetchLimits, accept = 'application/json'): Promise<unknown> {
+export async function fetchJson(
+  url: URL,
+  limits: FetchLimits,
+  accept = 'application/json',
+): Promise<unknown> {
   if (!isAllowedUrl(url, limits.allowInsecureHttp)) throw new FetchFailure('URL must use https:');
   const signal = AbortSignal.timeout(limits.timeout);
   const request = Promise.resolve().then(() =>
@@ -92,12 +101,16 @@ export async function fetchJson(url: URL, limits: FetchLimits, accept = 'applica
     response = await beforeAbort(request, signal);
   } catch (error) {
     // A response arriving after the deadline is discarded, so its connection is released.
-    if (signal.aborted) request.then((late) => late.body?.cancel(), () => {}).catch(() => {});
+    if (signal.aborted) request.then(discard, () => {});
     throw new FetchFailure(isTimeout(error) ? `no response within ${limits.timeout} ms` : 'request failed');
   }
   try {
     // `redirected` catches a custom fetch that followed a redirect despite `redirect: 'manual'`.
-    if (response.redirected || (response.status >= 300 && response.status < 400) || response.type === 'opaqueredirect') {
+    if (
+      response.redirected ||
+      (response.status >= 300 && response.status < 400) ||
+      response.type === 'opaqueredirect'
+    ) {
       throw new FetchFailure('redirects are not followed', response.status);
     }
     if (response.status !== 200) throw new FetchFailure(`HTTP ${response.status}`, response.status);
@@ -110,6 +123,8 @@ export async function fetchJson(url: URL, limits: FetchLimits, accept = 'applica
   } catch (error) {
     if (!response.bodyUsed && response.body?.locked !== true) await response.body?.cancel().catch(() => {});
     if (error instanceof FetchFailure) throw error;
-    throw new FetchFailure(isTimeout(error) ? `no response within ${limits.timeout} ms` : 'reading the response failed');
+    throw new FetchFailure(
+      isTimeout(error) ? `no response within ${limits.timeout} ms` : 'reading the response failed',
+    );
   }
 }
