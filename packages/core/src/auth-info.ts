@@ -25,7 +25,7 @@ class VerifiedToken implements AuthInfo {
     this.subject = payload.sub as string | undefined;
     this.clientId = (payload.client_id ?? payload.azp) as string | undefined;
     this.issuer = checked.issuer;
-    this.audience = Object.freeze([...checked.audience]);
+    this.audience = Object.isFrozen(checked.audience) ? checked.audience : Object.freeze([...checked.audience]);
     this.scopes = parseScopes(payload);
     this.expiresAt = new Date(checked.exp * 1000);
     this.actor = checked.actor;
@@ -53,6 +53,10 @@ class VerifiedToken implements AuthInfo {
 }
 
 /** Build the frozen {@link AuthInfo} for a verified token. */
-export function createAuthInfo(token: string, payload: Record<string, unknown>, checked: CheckedClaims): AuthInfo {
+export function createAuthInfo(
+  token: string,
+  payload: Record<string, unknown>,
+  checked: CheckedClaims,
+): AuthInfo {
   return new VerifiedToken(token, payload, checked);
 }

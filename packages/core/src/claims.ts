@@ -27,7 +27,10 @@ export interface CheckedClaims {
   readonly validUntil: number;
 }
 
-const isNumericDate = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const isNumericDate = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value);
+const STRICT_STRINGS = ['sub', 'client_id', 'jti'] as const;
+const IDENTITY_STRINGS = ['sub', 'client_id', 'jti', 'azp'] as const;
 
 /**
  * Check the claims of a verified payload, in order. Throws {@link InvalidTokenError}.
@@ -49,8 +52,8 @@ export function checkClaims(
 
   // 4. aud
   let audience: readonly string[];
-  if (typeof aud === 'string') audience = [aud];
-  else if (Array.isArray(aud) && aud.length > 0 && aud.every((a) => typeof a === 'string')) audience = aud;
+  if (typeof aud === 'string') audience = Object.freeze([aud]);
+  else if (Array.isArray(aud) && aud.length > 0 && aud.every((a) => typeof a === 'string')) audience = Object.freeze(aud);
   else throw invalid('audience');
   if (!audience.some((a) => options.audiences.includes(a))) throw invalid('audience');
 
@@ -70,12 +73,13 @@ export function checkClaims(
 
   // Profile: RFC 9068 §2.2 required claims, and types of identity claims when present.
   if (options.strict) {
-    for (const name of ['sub', 'client_id', 'jti'] as const) {
-      if (typeof payload[name] !== 'string' || (payload[name] as string).length === 0) throw invalid('claim', name);
+    for (const name of STRICT_STRINGS) {
+      if (typeof payload[name] !== 'string' || (payload[name] as string).length === 0)
+        throw invalid('claim', name);
     }
     if (iat === undefined) throw invalid('claim', 'iat');
   }
-  for (const name of ['sub', 'client_id', 'jti', 'azp'] as const) {
+  for (const name of IDENTITY_STRINGS) {
     if (payload[name] !== undefined && typeof payload[name] !== 'string') throw invalid('claim', name);
   }
 
@@ -96,7 +100,8 @@ export function checkClaims(
     } else if ('equals' in check) {
       ok = value === check.equals;
     } else {
-      ok = (typeof value === 'string' && value.split(' ').includes(check.includes)) ||
+      ok =
+        (typeof value === 'string' && value.split(' ').includes(check.includes)) ||
         (Array.isArray(value) && value.includes(check.includes));
     }
     if (!ok) throw invalid('claim', name);

@@ -16,7 +16,10 @@
  */
 export function parseScopes(claims: Readonly<Record<string, unknown>>): readonly string[] {
   const { scope, scp } = claims;
-  if (typeof scope === 'string') return Object.freeze(scope.split(' ').filter((s) => s.length > 0));
+  if (typeof scope === 'string') {
+    const list = scope.split(' ');
+    return Object.freeze(list.includes('') ? list.filter((s) => s.length > 0) : list);
+  }
   if (scope === undefined && Array.isArray(scp) && scp.every((s) => typeof s === 'string')) {
     return Object.freeze(scp.filter((s: string) => s.length > 0 && !/\s/.test(s)));
   }
@@ -35,9 +38,15 @@ export type ScopeMode = 'all' | 'any';
  * hasScopes(['read:orders'], ['read:orders', 'write:orders'], 'any'); // true
  * ```
  */
-export function hasScopes(granted: readonly string[], required: readonly string[], mode: ScopeMode = 'all'): boolean {
+export function hasScopes(
+  granted: readonly string[],
+  required: readonly string[],
+  mode: ScopeMode = 'all',
+): boolean {
   if (required.length === 0) return true;
-  return mode === 'any' ? required.some((s) => granted.includes(s)) : required.every((s) => granted.includes(s));
+  return mode === 'any'
+    ? required.some((s) => granted.includes(s))
+    : required.every((s) => granted.includes(s));
 }
 
 /**
@@ -51,7 +60,8 @@ export function hasScopes(granted: readonly string[], required: readonly string[
  */
 export function toScopeList(scopes: string | readonly string[] | undefined): readonly string[] {
   if (scopes === undefined) return [];
-  const list: readonly unknown[] | undefined = typeof scopes === 'string' ? scopes.split(' ') : Array.isArray(scopes) ? scopes : undefined;
+  const list: readonly unknown[] | undefined =
+    typeof scopes === 'string' ? scopes.split(' ') : Array.isArray(scopes) ? scopes : undefined;
   if (list === undefined || !list.every((s) => typeof s === 'string' && !/[\s]/.test(s))) {
     throw new TypeError('scopes must be a space-separated string or an array of scope strings');
   }
