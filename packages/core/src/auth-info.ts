@@ -25,7 +25,9 @@ class VerifiedToken implements AuthInfo {
     this.subject = payload.sub as string | undefined;
     this.clientId = (payload.client_id ?? payload.azp) as string | undefined;
     this.issuer = checked.issuer;
-    this.audience = Object.isFrozen(checked.audience) ? checked.audience : Object.freeze([...checked.audience]);
+    this.audience = Object.isFrozen(checked.audience)
+      ? checked.audience
+      : Object.freeze([...checked.audience]);
     this.scopes = parseScopes(payload);
     this.expiresAt = new Date(checked.exp * 1000);
     this.actor = checked.actor;

@@ -73,7 +73,10 @@ export function extractBearerToken(req: RequestLike, options: ExtractOptions = {
   const badRequest = (reason: 'multiple_tokens' | 'bad_syntax') => new InvalidRequestError(reason, context);
 
   const authorizations = req.headers.authorization;
-  if (countRawHeaders(req.rawHeaders, 'authorization') > 1 || (Array.isArray(authorizations) && authorizations.length > 1)) {
+  if (
+    countRawHeaders(req.rawHeaders, 'authorization') > 1 ||
+    (Array.isArray(authorizations) && authorizations.length > 1)
+  ) {
     throw badRequest('multiple_tokens');
   }
 
@@ -95,16 +98,19 @@ export function extractBearerToken(req: RequestLike, options: ExtractOptions = {
   const inQuery = queryToken(req.query);
   const contentType = header(req, 'content-type')?.split(';')[0]?.trim().toLowerCase();
   const method = req.method?.toUpperCase();
-  const inBody = contentType === 'application/x-www-form-urlencoded' && method !== 'GET' ? bodyToken(req) : undefined;
+  const inBody =
+    contentType === 'application/x-www-form-urlencoded' && method !== 'GET' ? bodyToken(req) : undefined;
 
   const present = [fromHeader, inQuery, inBody].filter((t) => t !== undefined && t !== '');
-  if (present.length > 1 || Array.isArray(inQuery) || Array.isArray(inBody)) throw badRequest('multiple_tokens');
+  if (present.length > 1 || Array.isArray(inQuery) || Array.isArray(inBody))
+    throw badRequest('multiple_tokens');
   if (fromHeader !== undefined) return fromHeader;
 
   // At most one source holds a non-empty value here; read it only when that source is enabled.
-  const candidate = [options.query === true ? inQuery : undefined, options.body === true ? inBody : undefined].find(
-    (t) => t !== undefined && t !== '',
-  );
+  const candidate = [
+    options.query === true ? inQuery : undefined,
+    options.body === true ? inBody : undefined,
+  ].find((t) => t !== undefined && t !== '');
   if (candidate === undefined) return undefined;
   if (typeof candidate !== 'string' || !B64TOKEN.test(candidate)) throw badRequest('bad_syntax');
   return candidate;

@@ -53,7 +53,8 @@ export function checkClaims(
   // 4. aud
   let audience: readonly string[];
   if (typeof aud === 'string') audience = Object.freeze([aud]);
-  else if (Array.isArray(aud) && aud.length > 0 && aud.every((a) => typeof a === 'string')) audience = Object.freeze(aud);
+  else if (Array.isArray(aud) && aud.length > 0 && aud.every((a) => typeof a === 'string'))
+    audience = Object.freeze(aud);
   else throw invalid('audience');
   if (!audience.some((a) => options.audiences.includes(a))) throw invalid('audience');
 

@@ -226,7 +226,8 @@ export class KeysUnavailableError extends AuthError {
   constructor(retryAfter: number, context?: ErrorContext, options?: { cause?: unknown }) {
     super('jwks_unavailable', context);
     this.retryAfter = Math.max(1, Math.ceil(retryAfter));
-    if (options?.cause !== undefined) Object.defineProperty(this, 'cause', { value: options.cause, enumerable: false });
+    if (options?.cause !== undefined)
+      Object.defineProperty(this, 'cause', { value: options.cause, enumerable: false });
   }
   override get wwwAuthenticate(): undefined {
     return undefined;

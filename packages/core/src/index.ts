@@ -45,6 +45,21 @@ export {
   type TokenSourceOptions,
   type VerifierOptions,
 } from './options.js';
+export {
+  type BearerMethod,
+  createProtectedResource,
+  createResourceMetadata,
+  type OwnVerifierOptions,
+  type ProtectedResource,
+  type ProtectedResourceMetadata,
+  type ProtectedResourceOptions,
+  RESOURCE_METADATA_PATH,
+  type ResourceMetadata,
+  type ResourceMetadataDefaults,
+  type ResourceMetadataOptions,
+  resourceMetadataUrl,
+  type SharedVerifierOptions,
+} from './resource-metadata.js';
 export { hasScopes, parseScopes, type ScopeMode, toScopeList } from './scopes.js';
 export type { AccessTokenClaims, Actor, Algorithm, AuthInfo, RequestLike } from './types.js';
 export {

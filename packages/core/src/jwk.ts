@@ -41,7 +41,8 @@ export function keyMatchesAlgorithm(entry: KeyEntry, alg: Algorithm): boolean {
     case 'ES512':
       return entry.kty === 'EC' && entry.crv === EC_CURVE[alg];
     case 'EdDSA':
-      return entry.kty === 'OKP' && (entry.crv === 'Ed25519' || entry.crv === 'Ed448');
+      // Ed25519 only: Ed448 keys cannot be imported by jose and are never used.
+      return entry.kty === 'OKP' && entry.crv === 'Ed25519';
     case 'Ed25519':
       return entry.kty === 'OKP' && entry.crv === 'Ed25519';
     default:
@@ -54,7 +55,6 @@ const IMPORT_ALG: Record<string, string> = {
   'P-384': 'ES384',
   'P-521': 'ES512',
   Ed25519: 'EdDSA',
-  Ed448: 'EdDSA',
 };
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -68,7 +68,8 @@ export async function importVerificationKey(jwk: unknown): Promise<KeyEntry | un
   if (j.kid !== undefined && typeof j.kid !== 'string') return undefined;
   if (j.alg !== undefined && typeof j.alg !== 'string') return undefined;
   if (j.use !== undefined && j.use !== 'sig') return undefined;
-  if (j.key_ops !== undefined && !(Array.isArray(j.key_ops) && j.key_ops.includes('verify'))) return undefined;
+  if (j.key_ops !== undefined && !(Array.isArray(j.key_ops) && j.key_ops.includes('verify')))
+    return undefined;
 
   let publicJwk: JWK;
   let importAlg: string | undefined;

@@ -187,8 +187,10 @@ const fail = (option: string, must: string): never => {
 
 function stringList(value: unknown, option: string): string[] {
   const list = typeof value === 'string' ? [value] : value;
-  if (!Array.isArray(list) || list.length === 0) return fail(option, 'must be a non-empty string or array of strings');
-  for (const item of list) if (typeof item !== 'string' || item.length === 0) fail(option, 'must contain non-empty strings only');
+  if (!Array.isArray(list) || list.length === 0)
+    return fail(option, 'must be a non-empty string or array of strings');
+  for (const item of list)
+    if (typeof item !== 'string' || item.length === 0) fail(option, 'must contain non-empty strings only');
   return [...new Set(list as string[])];
 }
 
@@ -216,14 +218,18 @@ function parseUrl(value: unknown, option: string, allowInsecureHttp: boolean): U
     return fail(option, 'must be an absolute URL');
   }
   if (!isAllowedUrl(url, allowInsecureHttp)) {
-    fail(option, 'must use https: (http: is only allowed for loopback hosts unless "allowInsecureHttp" is set)');
+    fail(
+      option,
+      'must use https: (http: is only allowed for loopback hosts unless "allowInsecureHttp" is set)',
+    );
   }
   return url;
 }
 
 function claimChecks(value: unknown): Array<readonly [string, ClaimCheck]> {
   if (value === undefined) return [];
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail('claims', 'must be an object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return fail('claims', 'must be an object');
   const out: Array<readonly [string, ClaimCheck]> = [];
   for (const [name, check] of Object.entries(value)) {
     const ok =
@@ -264,18 +270,30 @@ export function resolveOptions(options: VerifierOptions): ResolvedOptions {
     parseUrl(issuers[0], 'issuer', allowInsecureHttp);
   }
 
-  const algorithms = options.algorithms === undefined ? [...DEFAULTS.algorithms] : stringList(options.algorithms, 'algorithms');
+  const algorithms =
+    options.algorithms === undefined
+      ? [...DEFAULTS.algorithms]
+      : stringList(options.algorithms, 'algorithms');
   for (const alg of algorithms) {
     if (!(SUPPORTED_ALGORITHMS as readonly string[]).includes(alg)) {
-      fail('algorithms', `contains "${alg}", which is not a supported asymmetric algorithm (${SUPPORTED_ALGORITHMS.join(', ')})`);
+      fail(
+        'algorithms',
+        `contains "${alg}", which is not a supported asymmetric algorithm (${SUPPORTED_ALGORITHMS.join(', ')})`,
+      );
     }
   }
 
   const clockTolerance = options.clockTolerance ?? DEFAULTS.clockTolerance;
-  if (typeof clockTolerance !== 'number' || !Number.isFinite(clockTolerance) || clockTolerance < 0 || clockTolerance > MAX_CLOCK_TOLERANCE) {
+  if (
+    typeof clockTolerance !== 'number' ||
+    !Number.isFinite(clockTolerance) ||
+    clockTolerance < 0 ||
+    clockTolerance > MAX_CLOCK_TOLERANCE
+  ) {
     fail('clockTolerance', `must be a number between 0 and ${MAX_CLOCK_TOLERANCE} (seconds)`);
   }
-  const maxTokenAge = options.maxTokenAge === undefined ? undefined : duration(options.maxTokenAge, 0, 'maxTokenAge', 1);
+  const maxTokenAge =
+    options.maxTokenAge === undefined ? undefined : duration(options.maxTokenAge, 0, 'maxTokenAge', 1);
 
   const strict = options.strict ?? DEFAULTS.strict;
   if (typeof strict !== 'boolean') fail('strict', 'must be a boolean');
@@ -316,9 +334,11 @@ export function resolveOptions(options: VerifierOptions): ResolvedOptions {
 
   const maxTokenLength = duration(options.maxTokenLength, DEFAULTS.maxTokenLength, 'maxTokenLength', 16);
   const realm = options.realm ?? DEFAULTS.realm;
-  if (typeof realm !== 'string' || /["\\\r\n]/.test(realm)) fail('realm', 'must be a string without quotes, backslashes or line breaks');
+  if (typeof realm !== 'string' || /["\\\r\n]/.test(realm))
+    fail('realm', 'must be a string without quotes, backslashes or line breaks');
   let resourceMetadata: string | undefined;
-  if (options.resourceMetadata !== undefined) resourceMetadata = parseUrl(options.resourceMetadata, 'resourceMetadata', true).href;
+  if (options.resourceMetadata !== undefined)
+    resourceMetadata = parseUrl(options.resourceMetadata, 'resourceMetadata', true).href;
 
   const ts = options.tokenSources ?? {};
   const tokenSources = Object.freeze({

@@ -71,7 +71,12 @@ export function verifySignature(alg: Algorithm, key: KeyObject, data: Buffer, si
     }
     const salt = PSS_SALT[alg];
     if (salt !== undefined) {
-      return verify(HASH[alg], data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: salt }, signature);
+      return verify(
+        HASH[alg],
+        data,
+        { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: salt },
+        signature,
+      );
     }
     return verify(HASH[alg], data, key, signature);
   } catch {

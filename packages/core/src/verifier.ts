@@ -23,9 +23,9 @@ import {
   InvalidTokenError,
   MissingTokenError,
 } from './errors.js';
+import type { KeyEntry } from './jwk.js';
 import { type KeySetStats, RemoteKeySet } from './jwks.js';
 import { JwsParser, type ParsedJws } from './jws.js';
-import type { KeyEntry } from './jwk.js';
 import { type ResolvedOptions, resolveOptions, type VerifierOptions } from './options.js';
 import { hasScopes, type ScopeMode, toScopeList } from './scopes.js';
 import { verifySignature } from './signature.js';
@@ -172,7 +172,8 @@ export function createVerifier(options: VerifierOptions): Verifier {
   // Not `async`: a cached or synchronously verified token settles with a single promise.
   function verify(token: string, call?: VerifyOptions): Promise<AuthInfo> {
     try {
-      const hit = cache !== undefined && typeof token === 'string' ? cache.get(token, Date.now() / 1000) : undefined;
+      const hit =
+        cache !== undefined && typeof token === 'string' ? cache.get(token, Date.now() / 1000) : undefined;
       const result = hit ?? verifyToken(token);
       if (result instanceof Promise) return result.then((info) => check(info, call));
       return Promise.resolve(check(result, call));

@@ -13,18 +13,35 @@ describe('parseActor', () => {
   });
 
   it('keeps sub, iss, client_id and the nested chain only', () => {
-    const actor = parseActor({ sub: 'support-7', iss: 'https://id', client_id: 'console', extra: 1, act: { sub: 'admin' } });
-    expect(actor).toEqual({ sub: 'support-7', iss: 'https://id', client_id: 'console', act: { sub: 'admin' } });
+    const actor = parseActor({
+      sub: 'support-7',
+      iss: 'https://id',
+      client_id: 'console',
+      extra: 1,
+      act: { sub: 'admin' },
+    });
+    expect(actor).toEqual({
+      sub: 'support-7',
+      iss: 'https://id',
+      client_id: 'console',
+      act: { sub: 'admin' },
+    });
     expect(Object.isFrozen(actor)).toBe(true);
   });
 
   // Catalogue A46: not an object, or sub missing / not a string → invalid.
-  it.each([['support-7'], [['support-7']], [null], [42], [{}], [{ sub: 7 }], [{ sub: '' }], [{ sub: 'a', act: 'b' }]])(
-    'rejects %j',
-    (act) => {
-      expect(parseActor(act)).toBeNull();
-    },
-  );
+  it.each([
+    ['support-7'],
+    [['support-7']],
+    [null],
+    [42],
+    [{}],
+    [{ sub: 7 }],
+    [{ sub: '' }],
+    [{ sub: 'a', act: 'b' }],
+  ])('rejects %j', (act) => {
+    expect(parseActor(act)).toBeNull();
+  });
 
   it(`accepts chains up to depth ${MAX_ACTOR_DEPTH} and rejects deeper ones`, () => {
     expect(actorChain(parseActor(nested(MAX_ACTOR_DEPTH)) ?? undefined)).toHaveLength(MAX_ACTOR_DEPTH);

@@ -5,7 +5,14 @@ import { toAuditRecord } from '../src/index.js';
 const token = 'header.payload.signature-secret';
 const info = createAuthInfo(
   token,
-  { sub: 'customer-1', client_id: 'console', jti: 'j-1', scope: 'read:orders', act: { sub: 'support-7' }, exp: 2_000_000_000 },
+  {
+    sub: 'customer-1',
+    client_id: 'console',
+    jti: 'j-1',
+    scope: 'read:orders',
+    act: { sub: 'support-7' },
+    exp: 2_000_000_000,
+  },
   {
     issuer: 'https://id.test/oidc',
     audience: ['https://api.test'],
@@ -36,13 +43,24 @@ describe('toAuditRecord', () => {
   });
 
   it('uses null for missing values', () => {
-    const bare = createAuthInfo(token, { exp: 2_000_000_000 }, {
-      issuer: 'i',
-      audience: ['a'],
-      exp: 2_000_000_000,
-      actor: undefined,
-      validUntil: 0,
+    const bare = createAuthInfo(
+      token,
+      { exp: 2_000_000_000 },
+      {
+        issuer: 'i',
+        audience: ['a'],
+        exp: 2_000_000_000,
+        actor: undefined,
+        validUntil: 0,
+      },
+    );
+    expect(toAuditRecord(bare)).toMatchObject({
+      subject: null,
+      actor: null,
+      actorChain: [],
+      clientId: null,
+      jti: null,
+      delegated: false,
     });
-    expect(toAuditRecord(bare)).toMatchObject({ subject: null, actor: null, actorChain: [], clientId: null, jti: null, delegated: false });
   });
 });

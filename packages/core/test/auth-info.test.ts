@@ -2,7 +2,13 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createAuthInfo } from '../src/auth-info.js';
 
-const checked = { issuer: 'https://id.test', audience: ['https://api.test'], exp: 2_000_000_000, actor: undefined, validUntil: 0 };
+const checked = {
+  issuer: 'https://id.test',
+  audience: ['https://api.test'],
+  exp: 2_000_000_000,
+  actor: undefined,
+  validUntil: 0,
+};
 
 describe('createAuthInfo', () => {
   it('is frozen, with frozen claims and lists', () => {

@@ -21,7 +21,10 @@ const payload = (patch: Record<string, unknown> = {}) => ({
   ...patch,
 });
 
-function failure(p: Record<string, unknown>, patch: Partial<VerifierOptions> = {}): { reason: string; claim?: string } {
+function failure(
+  p: Record<string, unknown>,
+  patch: Partial<VerifierOptions> = {},
+): { reason: string; claim?: string } {
   try {
     checkClaims(p, opts(patch), NOW, ctx);
   } catch (error) {
@@ -42,12 +45,17 @@ describe('checkClaims', () => {
   });
 
   // A37: iss that differs in any way.
-  it.each([`${ISS}/`, ISS.toUpperCase(), ISS.replace('https', 'http'), [ISS], undefined, 42, ''])('rejects iss %j', (iss) => {
-    expect(failure(payload({ iss }))).toEqual({ reason: 'issuer' });
-  });
+  it.each([`${ISS}/`, ISS.toUpperCase(), ISS.replace('https', 'http'), [ISS], undefined, 42, ''])(
+    'rejects iss %j',
+    (iss) => {
+      expect(failure(payload({ iss }))).toEqual({ reason: 'issuer' });
+    },
+  );
 
   it('accepts any configured issuer exactly', () => {
-    expect(() => checkClaims(payload({ iss: 'https://b.test' }), opts({ issuer: [ISS, 'https://b.test'] }), NOW, ctx)).not.toThrow();
+    expect(() =>
+      checkClaims(payload({ iss: 'https://b.test' }), opts({ issuer: [ISS, 'https://b.test'] }), NOW, ctx),
+    ).not.toThrow();
   });
 
   // A38: missing, another resource, array without us, prefix/substring.
@@ -84,7 +92,14 @@ describe('checkClaims', () => {
 
   // A41: NumericDates of the wrong type, or Infinity (JSON 1e400).
   it.each(['exp', 'nbf', 'iat'])('rejects %s given as a string, boolean, Infinity or NaN', (name) => {
-    for (const value of [String(NOW + 100), true, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NaN, null]) {
+    for (const value of [
+      String(NOW + 100),
+      true,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+      Number.NaN,
+      null,
+    ]) {
       expect(failure(payload({ [name]: value }))).toEqual({ reason: 'claim', claim: name });
     }
   });
@@ -156,18 +171,24 @@ describe('checkClaims', () => {
 
 // A17: typ.
 describe('checkType', () => {
-  it.each(['at+jwt', 'AT+JWT', 'application/at+jwt', 'Application/AT+JWT'])('accepts %s in every mode', (typ) => {
-    expect(checkType(typ, true)).toBe(true);
-    expect(checkType(typ, false)).toBe(true);
-  });
+  it.each(['at+jwt', 'AT+JWT', 'application/at+jwt', 'Application/AT+JWT'])(
+    'accepts %s in every mode',
+    (typ) => {
+      expect(checkType(typ, true)).toBe(true);
+      expect(checkType(typ, false)).toBe(true);
+    },
+  );
   it('strict refuses absent and JWT', () => {
     expect(checkType(undefined, true)).toBe(false);
     expect(checkType('JWT', true)).toBe(false);
     expect(checkType(undefined, false)).toBe(true);
     expect(checkType('JWT', false)).toBe(true);
   });
-  it.each(['dpop+jwt', 'logout+jwt', 'secevent+jwt', 'application/jwt+x', 'jose', ''])('refuses %s in every mode', (typ) => {
-    expect(checkType(typ, true)).toBe(false);
-    expect(checkType(typ, false)).toBe(false);
-  });
+  it.each(['dpop+jwt', 'logout+jwt', 'secevent+jwt', 'application/jwt+x', 'jose', ''])(
+    'refuses %s in every mode',
+    (typ) => {
+      expect(checkType(typ, true)).toBe(false);
+      expect(checkType(typ, false)).toBe(false);
+    },
+  );
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createVerifier, DEFAULTS, MAX_CLOCK_TOLERANCE, resolveOptions, type VerifierOptions } from '../src/index.js';
+import {
+  createVerifier,
+  DEFAULTS,
+  MAX_CLOCK_TOLERANCE,
+  resolveOptions,
+  type VerifierOptions,
+} from '../src/index.js';
 
 const base: VerifierOptions = { issuer: 'https://id.test/oidc', audience: 'https://api.test' };
 
@@ -37,7 +43,9 @@ describe('resolveOptions', () => {
   // Catalogue A42: clock tolerance above 300 s or negative → refuses to start.
   it.each([301, 600, -1, Number.NaN, Number.POSITIVE_INFINITY, '5'])('refuses clockTolerance %s', (value) => {
     expect(() => createVerifier({ ...base, clockTolerance: value as number })).toThrow(
-      new TypeError(`"clockTolerance" option must be a number between 0 and ${MAX_CLOCK_TOLERANCE} (seconds)`),
+      new TypeError(
+        `"clockTolerance" option must be a number between 0 and ${MAX_CLOCK_TOLERANCE} (seconds)`,
+      ),
     );
   });
 
@@ -82,7 +90,9 @@ describe('resolveOptions', () => {
     expect(() => resolveOptions({ ...base, jwksUri: 'http://127.0.0.1:8080/jwks' })).not.toThrow();
     expect(() => resolveOptions({ ...base, jwksUri: 'http://localhost/jwks' })).not.toThrow();
     expect(() => resolveOptions({ ...base, jwksUri: 'http://[::1]:9/jwks' })).not.toThrow();
-    expect(() => resolveOptions({ ...base, jwksUri: 'http://10.0.0.1/jwks', allowInsecureHttp: true })).not.toThrow();
+    expect(() =>
+      resolveOptions({ ...base, jwksUri: 'http://10.0.0.1/jwks', allowInsecureHttp: true }),
+    ).not.toThrow();
   });
 
   it('deduplicates list options and accepts several issuers with a jwksUri', () => {

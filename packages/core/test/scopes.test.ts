@@ -9,9 +9,12 @@ describe('parseScopes', () => {
     expect(parseScopes({ scp: ['a', 'b'] })).toEqual(['a', 'b']);
   });
   // Catalogue A44: a scope that is an array or number counts as no scope.
-  it.each([[['read:orders']], [42], [null], [{ 'read:orders': true }]])('grants nothing for scope %j', (scope) => {
-    expect(parseScopes({ scope })).toEqual([]);
-  });
+  it.each([[['read:orders']], [42], [null], [{ 'read:orders': true }]])(
+    'grants nothing for scope %j',
+    (scope) => {
+      expect(parseScopes({ scope })).toEqual([]);
+    },
+  );
   it('ignores scp when it holds non-strings', () => {
     expect(parseScopes({ scp: ['a', 1] })).toEqual([]);
   });

@@ -21,7 +21,11 @@ function countTextMembers(text: string): number {
       close = text.indexOf('"', close + 1);
     }
     let next = close + 1;
-    for (let c = text.charCodeAt(next); c === 32 || c === 9 || c === 10 || c === 13; c = text.charCodeAt(++next));
+    for (
+      let c = text.charCodeAt(next);
+      c === 32 || c === 9 || c === 10 || c === 13;
+      c = text.charCodeAt(++next)
+    );
     if (text.charCodeAt(next) === 58) count++;
     open = text.indexOf('"', close + 1);
   }

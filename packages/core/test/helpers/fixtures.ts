@@ -2,13 +2,22 @@
  * Test fixtures for @gatehouse/core: key pairs per algorithm, a raw JWS signer that can craft any
  * header or payload text (duplicate members, odd types), and default RFC 9068 claims.
  */
-import { constants, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
-import { randomUUID } from 'node:crypto';
+import { constants, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 
 export const ISSUER = 'https://issuer.test/oidc';
 export const AUDIENCE = 'https://api.test/orders';
 
-export type TestAlg = 'RS256' | 'RS384' | 'RS512' | 'PS256' | 'PS384' | 'PS512' | 'ES256' | 'ES384' | 'ES512' | 'EdDSA';
+export type TestAlg =
+  | 'RS256'
+  | 'RS384'
+  | 'RS512'
+  | 'PS256'
+  | 'PS384'
+  | 'PS512'
+  | 'ES256'
+  | 'ES384'
+  | 'ES512'
+  | 'EdDSA';
 
 /** The algorithms every negative test runs against. */
 export const MAIN_ALGS = ['ES256', 'RS256', 'EdDSA', 'PS256'] as const satisfies readonly TestAlg[];
@@ -25,7 +34,8 @@ export interface TestKey {
 const cache = new Map<string, TestKey>();
 
 function generate(alg: TestAlg): { privateKey: KeyObject; publicKey: KeyObject } {
-  if (alg.startsWith('RS') || alg.startsWith('PS')) return generateKeyPairSync('rsa', { modulusLength: 2048 });
+  if (alg.startsWith('RS') || alg.startsWith('PS'))
+    return generateKeyPairSync('rsa', { modulusLength: 2048 });
   if (alg === 'ES256') return generateKeyPairSync('ec', { namedCurve: 'P-256' });
   if (alg === 'ES384') return generateKeyPairSync('ec', { namedCurve: 'P-384' });
   if (alg === 'ES512') return generateKeyPairSync('ec', { namedCurve: 'P-521' });
@@ -53,7 +63,11 @@ export function rawSign(alg: TestAlg, privateKey: KeyObject, signingInput: strin
   const hash = `sha${alg.slice(2)}`;
   if (alg.startsWith('ES')) return sign(hash, data, { key: privateKey, dsaEncoding: 'ieee-p1363' });
   if (alg.startsWith('PS')) {
-    return sign(hash, data, { key: privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: Number(alg.slice(2)) / 8 });
+    return sign(hash, data, {
+      key: privateKey,
+      padding: constants.RSA_PKCS1_PSS_PADDING,
+      saltLength: Number(alg.slice(2)) / 8,
+    });
   }
   return sign(hash, data, privateKey);
 }
@@ -84,7 +98,11 @@ export interface SignOptions {
 }
 
 /** Sign a compact JWS with full control over header and payload text. */
-export function signToken(key: TestKey, payload: Record<string, unknown> = claims(), options: SignOptions = {}): string {
+export function signToken(
+  key: TestKey,
+  payload: Record<string, unknown> = claims(),
+  options: SignOptions = {},
+): string {
   const header: Record<string, unknown> = { alg: key.alg, kid: key.kid, typ: 'at+jwt', ...options.header };
   for (const k of Object.keys(header)) if (header[k] === undefined) delete header[k];
   const h = b64url(options.headerText ?? JSON.stringify(header));

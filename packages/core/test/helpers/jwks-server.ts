@@ -27,7 +27,10 @@ export interface JwksServer {
   close(): Promise<void>;
 }
 
-export async function startJwksServer(initialKeys: unknown, options: { issuerPath?: string } = {}): Promise<JwksServer> {
+export async function startJwksServer(
+  initialKeys: unknown,
+  options: { issuerPath?: string } = {},
+): Promise<JwksServer> {
   let keys = initialKeys;
   let mode: JwksMode = 'ok';
   let latency = 0;
