@@ -70,14 +70,14 @@ async function readCapped(response: Response, max: number, signal: AbortSignal):
     try {
       chunk = await beforeAbort(reader.read(), signal);
     } catch (error) {
-      await reader.cancel().catch(() => {});
+      void reader.cancel().catch(() => {});
       throw error;
     }
     const { done, value } = chunk;
     if (done) break;
     total += value.byteLength;
     if (total > max) {
-      await reader.cancel().catch(() => {});
+      void reader.cancel().catch(() => {});
       throw new FetchFailure(`response larger than ${max} bytes`);
     }
     chunks.push(value);
@@ -121,7 +121,8 @@ export async function fetchJson(
       throw new FetchFailure('response is not JSON', response.status);
     }
   } catch (error) {
-    if (!response.bodyUsed && response.body?.locked !== true) await response.body?.cancel().catch(() => {});
+    // Not awaited: a cancel may never settle (mocked bodies in msw), and nothing depends on it.
+    if (!response.bodyUsed && response.body?.locked !== true) void response.body?.cancel().catch(() => {});
     if (error instanceof FetchFailure) throw error;
     throw new FetchFailure(
       isTimeout(error) ? `no response within ${limits.timeout} ms` : 'reading the response failed',

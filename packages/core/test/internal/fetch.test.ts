@@ -209,3 +209,29 @@ describe('fetchJson', () => {
     expect(thrown.message).toBe('request failed');
   });
 });
+
+describe('fetchJson under msw', () => {
+  // msw 2.x: cancelling an unread mocked body never settles (mswjs/interceptors#799); nothing may await it.
+  it('fails fast on a mocked 5xx with a body instead of hanging', async () => {
+    const { http, HttpResponse } = await import('msw');
+    const { setupServer } = await import('msw/node');
+    const server = setupServer(
+      http.get('https://issuer.msw.test/jwks', () => HttpResponse.text('<h1>down</h1>', { status: 500 })),
+    );
+    server.listen({ onUnhandledRequest: 'error' });
+    try {
+      const started = Date.now();
+      const failure = await fetchJson(new URL('https://issuer.msw.test/jwks'), {
+        fetch: (input, init) => globalThis.fetch(input, init),
+        timeout: 5_000,
+        maxResponseBytes: 1024,
+        allowInsecureHttp: false,
+      }).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(FetchFailure);
+      expect((failure as FetchFailure).status).toBe(500);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      server.close();
+    }
+  });
+});
