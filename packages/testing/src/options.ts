@@ -1,0 +1,184 @@
+/**
+ * Options of {@link createTestIssuer} and of `issuer.sign()`, and their validation. Bad options throw a
+ * `TypeError` naming the option when the issuer is created (or when `sign()` is called), never later.
+ *
+ * @module
+ */
+import { DEFAULTS, TEST_ALGORITHMS, type TestAlgorithm } from './defaults.js';
+
+/**
+ * Options of {@link createTestIssuer}. Every one is optional; see {@link DEFAULTS}.
+ *
+ * @example
+ * ```ts
+ * const issuer = await createTestIssuer({
+ *   audience: 'https://api.example.com/orders',
+ *   alg: 'RS256',
+ *   scope: 'read:orders',
+ * });
+ * ```
+ */
+export interface TestIssuerOptions {
+  /**
+   * Issuer identifier: `iss` of tokens, `issuer` of the discovery document. Default
+   * `https://issuer.gatehouse.test/oidc`. An `http://127.0.0.1:PORT/...` URL makes `listen()` bind that port.
+   */
+  issuer?: string;
+  /** Default `aud` of tokens. Default `https://api.gatehouse.test`. */
+  audience?: string | string[];
+  /** Signing algorithm. Default `ES256`. */
+  alg?: TestAlgorithm;
+  /** `kid` of the first signing key. Default: its RFC 7638 JWK thumbprint. */
+  kid?: string;
+  /** Default `sub` of tokens. Default `user-1`. */
+  subject?: string;
+  /** Default `client_id` of tokens. Default `test-client`. */
+  clientId?: string;
+  /** Default `scope` of tokens (space-separated). Default: no `scope` claim. */
+  scope?: string;
+  /** Default token lifetime in seconds. Default 300. */
+  expiresIn?: number;
+}
+
+/**
+ * Options of `issuer.sign()` and the other token factories.
+ *
+ * @example
+ * ```ts
+ * await issuer.sign({ scope: 'read:orders' }, { expiresIn: 60, typ: 'JWT', header: { jku: 'https://evil.test' } });
+ * ```
+ */
+export interface SignOptions {
+  /** Lifetime in seconds: `exp = iat + expiresIn`. Default: the issuer's `expiresIn` (300). Ignored when `claims.exp` is set. */
+  expiresIn?: number;
+  /** Sets `nbf = now + notBefore` (seconds; may be negative). Default: no `nbf`. */
+  notBefore?: number;
+  /** Sign with the published key that has this `kid` (e.g. the previous key after `rotateKeys()`). Default: the active key. */
+  kid?: string;
+  /**
+   * Header fields merged over `{ alg, kid, typ }` and written verbatim (`crit`, `jku`, `jwk`, …); a field set
+   * to `undefined` is removed (`{ kid: undefined }` signs a token without `kid`). `alg` cannot be changed:
+   * use `tokens.algNone()` for an unsigned token.
+   */
+  header?: Record<string, unknown>;
+  /** Header `typ`. Default `at+jwt`. */
+  typ?: string;
+}
+
+/** {@link TestIssuerOptions} after defaults and validation. */
+export interface ResolvedIssuerOptions {
+  /** Whether the caller chose the issuer URL (then `listen()` never changes it). */
+  readonly explicitIssuer: boolean;
+  readonly issuer: string;
+  readonly audience: string | readonly string[];
+  readonly alg: TestAlgorithm;
+  readonly kid: string | undefined;
+  readonly subject: string;
+  readonly clientId: string;
+  readonly scope: string | undefined;
+  readonly expiresIn: number;
+}
+
+const fail = (option: string, must: string): never => {
+  throw new TypeError(`"${option}" option ${must}`);
+};
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function nonEmptyString(value: unknown, option: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length === 0) return fail(option, 'must be a non-empty string');
+  return value;
+}
+
+function finiteNumber(value: unknown, option: string, min?: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || (min !== undefined && value < min)) {
+    return fail(option, min === undefined ? 'must be a finite number' : `must be a finite number >= ${min}`);
+  }
+  return value;
+}
+
+/**
+ * Check an issuer identifier: an absolute `https:` or `http:` URL without query or fragment
+ * (OpenID Connect Discovery §2, RFC 8414 §2).
+ */
+export function validateIssuerUrl(value: unknown, option = 'issuer'): string {
+  let url: URL;
+  try {
+    url = new URL(value as string);
+  } catch {
+    return fail(option, 'must be an absolute URL');
+  }
+  if (typeof value !== 'string' || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    fail(option, 'must be an https: or http: URL string');
+  }
+  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    fail(option, 'must not contain a query, fragment or credentials');
+  }
+  return value as string;
+}
+
+/**
+ * Merge {@link TestIssuerOptions} with {@link DEFAULTS} and validate them. Throws a `TypeError` naming the option.
+ *
+ * @example
+ * ```ts
+ * resolveIssuerOptions({ alg: 'HS256' as never });
+ * // TypeError: "alg" option must be one of ES256, RS256, PS256, EdDSA
+ * ```
+ */
+export function resolveIssuerOptions(input: TestIssuerOptions = {}): ResolvedIssuerOptions {
+  if (!isObject(input)) throw new TypeError('options must be an object');
+  const options: TestIssuerOptions = input;
+  const issuer = options.issuer === undefined ? DEFAULTS.issuer : validateIssuerUrl(options.issuer);
+
+  let audience: string | readonly string[] = DEFAULTS.audience;
+  if (Array.isArray(options.audience)) {
+    if (options.audience.length === 0) fail('audience', 'must not be an empty array');
+    for (const a of options.audience)
+      if (typeof a !== 'string' || a.length === 0) fail('audience', 'must contain non-empty strings only');
+    audience = Object.freeze([...options.audience]);
+  } else if (options.audience !== undefined) {
+    audience = nonEmptyString(options.audience, 'audience') as string;
+  }
+
+  const alg = options.alg ?? DEFAULTS.alg;
+  if (!TEST_ALGORITHMS.includes(alg)) fail('alg', `must be one of ${TEST_ALGORITHMS.join(', ')}`);
+
+  const scope = options.scope;
+  if (scope !== undefined && typeof scope !== 'string')
+    fail('scope', 'must be a string of space-separated scopes');
+
+  return Object.freeze({
+    explicitIssuer: options.issuer !== undefined,
+    issuer,
+    audience,
+    alg,
+    kid: nonEmptyString(options.kid, 'kid'),
+    subject: nonEmptyString(options.subject, 'subject') ?? DEFAULTS.subject,
+    clientId: nonEmptyString(options.clientId, 'clientId') ?? DEFAULTS.clientId,
+    scope,
+    expiresIn: finiteNumber(options.expiresIn, 'expiresIn', 1) ?? DEFAULTS.expiresIn,
+  });
+}
+
+/** Validate {@link SignOptions} (at call time). Throws a `TypeError` naming the option. */
+export function validateSignOptions(options: unknown): SignOptions {
+  if (options === undefined) return {};
+  if (!isObject(options)) throw new TypeError('sign options must be an object');
+  finiteNumber(options.expiresIn, 'expiresIn');
+  finiteNumber(options.notBefore, 'notBefore');
+  nonEmptyString(options.kid, 'kid');
+  if (options.typ !== undefined && typeof options.typ !== 'string') fail('typ', 'must be a string');
+  if (options.header !== undefined && !isObject(options.header)) fail('header', 'must be an object');
+  return options as SignOptions;
+}
+
+/** Validate a claims argument: a plain object (or nothing). */
+export function validateClaims(claims: unknown, option = 'claims'): Record<string, unknown> {
+  if (claims === undefined) return {};
+  if (!isObject(claims)) return fail(option, 'must be an object');
+  return claims;
+}
