@@ -14,6 +14,14 @@
  * @module
  */
 export { actorChain, MAX_ACTOR_DEPTH, parseActor } from './actor.js';
+export {
+  ADAPTER_DEFAULTS,
+  type AdapterSwitches,
+  type ResolvedAdapterOptions,
+  resolveAdapterOptions,
+  resolveScopeRequirement,
+  type ScopeRequirementOptions,
+} from './adapter-options.js';
 export { type AuditRecord, toAuditRecord } from './audit.js';
 export { type ExtractOptions, extractBearerToken } from './bearer.js';
 export { buildChallenge, type ChallengeParams, sanitizeChallengeValue } from './challenge.js';

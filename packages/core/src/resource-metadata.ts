@@ -275,7 +275,9 @@ export function createProtectedResource(options: ProtectedResourceOptions): Prot
     if (typeof verifier?.authenticate !== 'function' || typeof verifier.authorize !== 'function') {
       fail('verifier', 'must be a verifier from createVerifier()');
     }
-    const mixed = VERIFIER_OPTION_NAMES.filter((name) => name in options);
+    const mixed = VERIFIER_OPTION_NAMES.filter(
+      (name) => (options as unknown as Record<string, unknown>)[name] !== undefined,
+    );
     if (mixed.length > 0)
       fail(
         'verifier',

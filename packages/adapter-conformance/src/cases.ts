@@ -1,0 +1,577 @@
+/**
+ * The conformance table: requests and the answer every adapter must give, with the security-catalogue
+ * cases (section A) each row covers. Expectations are data (status, OAuth error, reason, scope); the
+ * suite turns a reason into core's fixed description, so a row fails if an adapter reports another cause.
+ *
+ * Variants are apps built on differently configured verifiers:
+ * - `default`: header tokens only, Node's 16 KiB header limit;
+ * - `sources`: query and form-body tokens enabled (RFC 6750 §2.2–2.3);
+ * - `large`: like `default`, with a 256 KiB header limit, so a 100 KB token reaches the adapter;
+ * - `outage`: every key fetch fails (so a row answered without 503 fetched nothing);
+ * - `metadata`: serves RFC 9728 metadata and names it in every challenge.
+ *
+ * @module
+ */
+import type { AuthErrorReason, OAuthErrorCode } from '@gatehouse/core';
+import type { TestIssuer } from '@gatehouse/testing';
+import { SCOPES } from './app.js';
+import type { TestRequest } from './client.js';
+
+export const VARIANTS = ['default', 'sources', 'large', 'outage', 'metadata'] as const;
+export type Variant = (typeof VARIANTS)[number];
+
+/** The resource indicator of the API under test (a path, so RFC 9728 §3.1 path insertion is exercised). */
+export const AUDIENCE = 'https://api.gatehouse.test/orders';
+/** Subject of the suite's tokens. */
+export const SUBJECT = 'user-42';
+/** Header and claim text that would split a header if it were ever copied into one (case 49). */
+export const INJECTION = 'x"\r\nSet-Cookie: session=stolen; \\"';
+
+/** Tokens minted once per run. */
+export interface Tokens {
+  /** `read:users write:users`. */
+  readonly full: string;
+  /** `read:users` only. */
+  readonly readOnly: string;
+  /** `read:usersX READ:users`: look-alikes of `read:users`. */
+  readonly lookalike: string;
+  /** `scope` as an array, then as a number: both grant nothing. */
+  readonly scopeArray: string;
+  readonly scopeNumber: string;
+  /** Impersonation: `support-7` acting for the subject, with both scopes. */
+  readonly delegated: string;
+  readonly expired: string;
+  readonly wrongAudience: string;
+  readonly tampered: string;
+  readonly algNone: string;
+  readonly unknownKey: string;
+  /** `iss` carrying {@link INJECTION}. */
+  readonly injectedIssuer: string;
+  /** A valid token whose `sub` and a custom claim carry {@link INJECTION}, without the scope routes need. */
+  readonly injectedClaims: string;
+  /** Validly signed, over the 8 KiB token limit but within Node's 16 KiB header limit. */
+  readonly oversized: string;
+  /** Validly signed, about 19 KB: the request's headers pass Node's 16 KiB limit. */
+  readonly overHeaderLimit: string;
+  /** Validly signed, about 100 KB. */
+  readonly huge: string;
+}
+
+/** Mint the {@link Tokens} from a test issuer. */
+export async function mintTokens(issuer: TestIssuer): Promise<Tokens> {
+  const sign = (claims: Record<string, unknown>) => issuer.sign({ sub: SUBJECT, ...claims });
+  const pair = SCOPES.pair.join(' ');
+  return {
+    full: await sign({ scope: pair }),
+    readOnly: await sign({ scope: SCOPES.one }),
+    lookalike: await sign({ scope: `${SCOPES.one}X ${SCOPES.one.toUpperCase()}` }),
+    scopeArray: await sign({ scope: [...SCOPES.pair] }),
+    scopeNumber: await sign({ scope: 7 }),
+    delegated: await issuer.impersonation('support-7', { sub: SUBJECT, scope: pair }),
+    expired: await issuer.tokens.expired({ sub: SUBJECT }),
+    wrongAudience: await issuer.tokens.wrongAudience({ sub: SUBJECT }),
+    tampered: await issuer.tokens.tamperedSignature({ sub: SUBJECT }),
+    algNone: await issuer.tokens.algNone({ sub: SUBJECT }),
+    unknownKey: await issuer.tokens.unknownKey({ sub: SUBJECT }),
+    injectedIssuer: await sign({ iss: INJECTION, scope: pair }),
+    injectedClaims: await sign({ sub: INJECTION, note: INJECTION }),
+    oversized: await sign({ scope: pair, pad: 'p'.repeat(9_000) }),
+    overHeaderLimit: await sign({ scope: pair, pad: 'p'.repeat(14_000) }),
+    huge: await sign({ scope: pair, pad: 'p'.repeat(75_000) }),
+  };
+}
+
+/** What every adapter must answer. */
+export type Expectation =
+  /** 200 with this JSON body (see `describeAuth`). */
+  | { readonly status: 200; readonly body: Readonly<Record<string, unknown>> }
+  /** 401 with a bare challenge (no `error`): no token was found. */
+  | { readonly status: 401; readonly bare: true }
+  /** An RFC 6750 error: status, `error` code, the reason behind `error_description`, and `scope` for 403 IS. */
+  | {
+      readonly status: 400 | 401 | 403;
+      readonly error: OAuthErrorCode;
+      readonly reason: AuthErrorReason;
+      readonly scope?: string;
+    }
+  /** 503 with `Retry-After` and no challenge: keys cannot be had. */
+  | { readonly status: 503; readonly unavailable: true }
+  /** Node's own 431 before any adapter runs; the server must keep serving. */
+  | { readonly status: 431 };
+
+/** One row of the table. */
+export interface Row {
+  readonly name: string;
+  /** Section A case numbers of /work/shared/security-catalogue.md; empty for a plain happy path. */
+  readonly catalogue: readonly number[];
+  readonly variant: Variant;
+  readonly request: (tokens: Tokens) => TestRequest;
+  readonly expect: Expectation;
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const ok = (body: Record<string, unknown>) => ({ status: 200, body }) as const;
+const user = (scopes: readonly string[], actor: string | null = null) =>
+  ok({ subject: SUBJECT, scopes, delegated: actor !== null, actor });
+const BARE = { status: 401, bare: true } as const;
+const invalidToken = (reason: AuthErrorReason) => ({ status: 401, error: 'invalid_token', reason }) as const;
+const invalidRequest = (reason: AuthErrorReason) =>
+  ({ status: 400, error: 'invalid_request', reason }) as const;
+const insufficient = (scope: string) =>
+  ({ status: 403, error: 'insufficient_scope', reason: 'insufficient_scope', scope }) as const;
+const DELEGATION_REFUSED = { status: 403, error: 'access_denied', reason: 'delegation_not_allowed' } as const;
+const UNAVAILABLE = { status: 503, unavailable: true } as const;
+
+const PAIR = [...SCOPES.pair];
+
+/** The table. */
+export const ROWS: readonly Row[] = [
+  // Happy paths
+  {
+    name: 'valid token',
+    catalogue: [],
+    variant: 'default',
+    request: (t) => ({ path: '/me', headers: bearer(t.full) }),
+    expect: user(PAIR),
+  },
+  {
+    name: 'valid token, form POST route',
+    catalogue: [],
+    variant: 'default',
+    request: (t) => ({ path: '/form', headers: bearer(t.full), form: { note: 'hi' } }),
+    expect: user(PAIR),
+  },
+  {
+    name: 'valid token, scope granted',
+    catalogue: [44],
+    variant: 'default',
+    request: (t) => ({ path: '/scoped/one', headers: bearer(t.readOnly) }),
+    expect: user([SCOPES.one]),
+  },
+  {
+    name: 'valid token, all scopes granted',
+    catalogue: [44],
+    variant: 'default',
+    request: (t) => ({ path: '/scoped/all', headers: bearer(t.full) }),
+    expect: user(PAIR),
+  },
+  {
+    name: 'mode any: one of the scopes is enough',
+    catalogue: [44],
+    variant: 'default',
+    request: (t) => ({ path: '/scoped/any', headers: bearer(t.readOnly) }),
+    expect: user([SCOPES.one]),
+  },
+  {
+    name: 'delegated token on a route that allows delegation',
+    catalogue: [48],
+    variant: 'default',
+    request: (t) => ({ path: '/me', headers: bearer(t.delegated) }),
+    expect: user(PAIR, 'support-7'),
+  },
+  {
+    name: 'anonymous mode: no token passes',
+    catalogue: [],
+    variant: 'default',
+    request: () => ({ path: '/optional' }),
+    expect: ok({ anonymous: true }),
+  },
+  {
+    name: 'anonymous mode: a valid token is verified',
+    catalogue: [],
+    variant: 'default',
+    request: (t) => ({ path: '/optional', headers: bearer(t.readOnly) }),
+    expect: user([SCOPES.one]),
+  },
+  {
+    name: 'anonymous mode: a present but invalid token is refused',
+    catalogue: [],
+    variant: 'default',
+    request: (t) => ({ path: '/optional', headers: bearer(t.expired) }),
+    expect: invalidToken('expired'),
+  },
+  {
+    name: 'anonymous mode: a malformed header is refused',
+    catalogue: [6],
+    variant: 'default',
+    request: () => ({ path: '/optional', headers: { authorization: 'Bearer a b' } }),
+    expect: invalidRequest('bad_syntax'),
+  },
+  {
+    name: 'anonymous request on a scoped route',
+    catalogue: [1],
+    variant: 'default',
+    request: () => ({ path: '/optional/scoped' }),
+    expect: BARE,
+  },
+
+  // 1. No Authorization header → bare 401, no fetch
+  {
+    name: 'no Authorization header',
+    catalogue: [1],
+    variant: 'default',
+    request: () => ({ path: '/me' }),
+    expect: BARE,
+  },
+  {
+    name: 'no Authorization header, keys unreachable: no fetch, so no 503',
+    catalogue: [1],
+    variant: 'outage',
+    request: () => ({ path: '/me' }),
+    expect: BARE,
+  },
+  {
+    name: 'no Authorization header on a scoped route',
+    catalogue: [1],
+    variant: 'default',
+    request: () => ({ path: '/scoped/all' }),
+    expect: BARE,
+  },
+
+  // 2. Another scheme, or Bearer without a token → bare 401
+  {
+    name: 'Basic credentials',
+    catalogue: [2],
+    variant: 'outage',
+    request: () => ({ path: '/me', headers: { authorization: 'Basic dXNlcjpwYXNz' } }),
+    expect: BARE,
+  },
+  {
+    name: 'unknown scheme',
+    catalogue: [2],
+    variant: 'outage',
+    request: (t) => ({ path: '/me', headers: { authorization: `Token ${t.full}` } }),
+    expect: BARE,
+  },
+  {
+    name: 'Bearer with an empty token',
+    catalogue: [2],
+    variant: 'outage',
+    request: () => ({ path: '/me', headers: { authorization: 'Bearer' } }),
+    expect: BARE,
+  },
+  {
+    name: 'Bearer followed by spaces only',
+    catalogue: [2],
+    variant: 'outage',
+    request: () => ({ path: '/me', headers: { authorization: 'Bearer    ' } }),
+    expect: BARE,
+  },
+
+  // 3. The scheme is case-insensitive
+  {
+    name: 'lower-case bearer scheme',
+    catalogue: [3],
+    variant: 'default',
+    request: (t) => ({ path: '/me', headers: { authorization: `bearer ${t.full}` } }),
+    expect: user(PAIR),
+  },
+  {
+    name: 'upper-case BEARER scheme',
+    catalogue: [3],
+    variant: 'default',
+    request: (t) => ({ path: '/me', headers: { authorization: `BEARER ${t.full}` } }),
+    expect: user(PAIR),
+  },
+
+  // 4. More than one token source → 400 invalid_request (whether or not the other source is enabled)
+  {
+    name: 'header and query token',
+    catalogue: [4],
+    variant: 'default',
+    request: (t) => ({ path: `/me?access_token=${t.full}`, headers: bearer(t.full) }),
+    expect: invalidRequest('multiple_tokens'),
+  },
+  {
+    name: 'header and query token, query enabled',
+    catalogue: [4],
+    variant: 'sources',
+    request: (t) => ({ path: `/me?access_token=${t.full}`, headers: bearer(t.full) }),
+    expect: invalidRequest('multiple_tokens'),
+  },
+  {
+    name: 'header and form-body token',
+    catalogue: [4],
+    variant: 'default',
+    request: (t) => ({ path: '/form', headers: bearer(t.full), form: { access_token: t.full } }),
+    expect: invalidRequest('multiple_tokens'),
+  },
+  {
+    name: 'header and form-body token, body enabled',
+    catalogue: [4],
+    variant: 'sources',
+    request: (t) => ({ path: '/form', headers: bearer(t.full), form: { access_token: t.full } }),
+    expect: invalidRequest('multiple_tokens'),
+  },
+  {
+    name: 'two Authorization headers',
+    catalogue: [4],
+    variant: 'default',
+    request: (t) => ({
+      path: '/me',
+      headers: { authorization: [`Bearer ${t.full}`, `Bearer ${t.readOnly}`] },
+    }),
+    expect: invalidRequest('multiple_tokens'),
+  },
+  {
+    name: 'two Authorization headers, the second one not Bearer',
+    catalogue: [4],
+    variant: 'default',
+    request: (t) => ({ path: '/me', headers: { authorization: [`Bearer ${t.full}`, 'Basic dXNlcjpwYXNz'] } }),
+    expect: invalidRequest('multiple_tokens'),
+  },
+  {
+    name: 'access_token twice in the query, query enabled',
+    catalogue: [4],
+    variant: 'sources',
+    request: (t) => ({ path: `/me?access_token=${t.full}&access_token=${t.full}` }),
+    expect: invalidRequest('multiple_tokens'),
+  },
+
+  // 5. Query (and body) tokens only when enabled
+  {
+    name: 'query token ignored by default',
+    catalogue: [5],
+    variant: 'default',
+    request: (t) => ({ path: `/me?access_token=${t.full}` }),
+    expect: BARE,
+  },
+  {
+    name: 'query token accepted when enabled',
+    catalogue: [5],
+    variant: 'sources',
+    request: (t) => ({ path: `/me?access_token=${t.full}` }),
+    expect: user(PAIR),
+  },
+  {
+    name: 'form-body token ignored by default',
+    catalogue: [5],
+    variant: 'default',
+    request: (t) => ({ path: '/form', form: { access_token: t.full } }),
+    expect: BARE,
+  },
+  {
+    name: 'form-body token accepted when enabled',
+    catalogue: [5],
+    variant: 'sources',
+    request: (t) => ({ path: '/form', form: { access_token: t.full } }),
+    expect: user(PAIR),
+  },
+  {
+    name: 'bad query token refused when enabled',
+    catalogue: [5],
+    variant: 'sources',
+    request: (t) => ({ path: `/me?access_token=${t.expired}` }),
+    expect: invalidToken('expired'),
+  },
+
+  {
+    name: 'query token with broken percent-encoding, query enabled',
+    catalogue: [5, 6],
+    variant: 'sources',
+    request: () => ({ path: '/me?access_token=%E0%A4%A' }),
+    expect: invalidRequest('bad_syntax'),
+  },
+  {
+    name: 'query with broken percent-encoding and no token, query enabled',
+    catalogue: [5],
+    variant: 'sources',
+    request: () => ({ path: '/me?q=%E0%A4%A&x=%' }),
+    expect: BARE,
+  },
+  // 7. Size limits
+  {
+    name: 'token over the 8 KiB limit in a header that fits',
+    catalogue: [7],
+    variant: 'default',
+    request: (t) => ({ path: '/me', headers: bearer(t.oversized) }),
+    expect: invalidToken('token_too_large'),
+  },
+  {
+    name: '100 KB token with a 256 KiB header limit',
+    catalogue: [7],
+    variant: 'large',
+    request: (t) => ({ path: '/me', headers: bearer(t.huge) }),
+    expect: invalidToken('token_too_large'),
+  },
+  {
+    name: 'oversized token, keys unreachable: refused before any fetch',
+    catalogue: [7],
+    variant: 'outage',
+    request: (t) => ({ path: '/me', headers: bearer(t.oversized) }),
+    expect: invalidToken('token_too_large'),
+  },
+  {
+    name: "headers over 16 KiB get Node's 431",
+    catalogue: [7],
+    variant: 'default',
+    request: (t) => ({ path: '/me', headers: bearer(t.overHeaderLimit) }),
+    expect: { status: 431 },
+  },
+
+  // Invalid tokens (the order of checks is core's; the adapters must only carry the answer)
+  {
+    name: 'expired token',
+    catalogue: [],
+    variant: 'default',
+    request: (t) => ({ path: '/me', headers: bearer(t.expired) }),
+    expect: invalidToken('expired'),
+  },
+  {
+    name: 'token for another audience',
+    catalogue: [],
+    variant: 'default',
+    request: (t) => ({ path: '/me', headers: bearer(t.wrongAudience) }),
+    expect: invalidToken('audience'),
+  },
+  {
+    name: 'tampered signature',
+    catalogue: [],
+    variant: 'default',
+    request: (t) => ({ path: '/me', headers: bearer(t.tampered) }),
+    expect: invalidToken('signature'),
+  },
+  {
+    name: 'unknown signing key',
+    catalogue: [],
+    variant: 'default',
+    request: (t) => ({ path: '/me', headers: bearer(t.unknownKey) }),
+    expect: invalidToken('key_not_found'),
+  },
+  {
+    name: 'alg none, keys unreachable: refused before any fetch',
+    catalogue: [],
+    variant: 'outage',
+    request: (t) => ({ path: '/me', headers: bearer(t.algNone) }),
+    expect: invalidToken('algorithm'),
+  },
+  {
+    name: 'b64token syntax broken',
+    catalogue: [6],
+    variant: 'default',
+    request: () => ({ path: '/me', headers: { authorization: 'Bearer a\tb' } }),
+    expect: invalidRequest('bad_syntax'),
+  },
+
+  // 44. Scopes
+  {
+    name: 'required scope missing',
+    catalogue: [44],
+    variant: 'default',
+    request: (t) => ({ path: '/scoped/all', headers: bearer(t.readOnly) }),
+    expect: insufficient(SCOPES.pair.join(' ')),
+  },
+  {
+    name: 'look-alike scopes do not satisfy read:users',
+    catalogue: [44],
+    variant: 'default',
+    request: (t) => ({ path: '/scoped/one', headers: bearer(t.lookalike) }),
+    expect: insufficient(SCOPES.one),
+  },
+  {
+    name: 'scope claim as an array grants nothing',
+    catalogue: [44],
+    variant: 'default',
+    request: (t) => ({ path: '/scoped/one', headers: bearer(t.scopeArray) }),
+    expect: insufficient(SCOPES.one),
+  },
+  {
+    name: 'scope claim as a number grants nothing',
+    catalogue: [44],
+    variant: 'default',
+    request: (t) => ({ path: '/scoped/any', headers: bearer(t.scopeNumber) }),
+    expect: insufficient(SCOPES.pair.join(' ')),
+  },
+
+  // 48. No-delegation routes
+  {
+    name: 'delegated token on a no-delegation route',
+    catalogue: [48],
+    variant: 'default',
+    request: (t) => ({ path: '/no-delegation', headers: bearer(t.delegated) }),
+    expect: DELEGATION_REFUSED,
+  },
+  {
+    name: 'delegated token on a no-delegation scoped route',
+    catalogue: [48],
+    variant: 'default',
+    request: (t) => ({ path: '/no-delegation/scoped', headers: bearer(t.delegated) }),
+    expect: DELEGATION_REFUSED,
+  },
+  {
+    name: 'direct token on a no-delegation route',
+    catalogue: [48],
+    variant: 'default',
+    request: (t) => ({ path: '/no-delegation', headers: bearer(t.full) }),
+    expect: user(PAIR),
+  },
+
+  // 49. Token-controlled text never reaches a header or a description
+  {
+    name: 'issuer claim carrying CRLF and quotes',
+    catalogue: [49],
+    variant: 'default',
+    request: (t) => ({ path: '/me', headers: bearer(t.injectedIssuer) }),
+    expect: invalidToken('issuer'),
+  },
+  {
+    name: 'sub and custom claim carrying CRLF and quotes, scope missing',
+    catalogue: [49, 44],
+    variant: 'default',
+    request: (t) => ({ path: '/scoped/one', headers: bearer(t.injectedClaims) }),
+    expect: insufficient(SCOPES.one),
+  },
+  {
+    name: 'query token carrying CRLF, query enabled',
+    catalogue: [49, 6],
+    variant: 'sources',
+    request: () => ({ path: `/me?access_token=${encodeURIComponent(INJECTION)}` }),
+    expect: invalidRequest('bad_syntax'),
+  },
+
+  // Keys unavailable → 503 with Retry-After, never 401
+  {
+    name: 'valid token while keys cannot be fetched',
+    catalogue: [],
+    variant: 'outage',
+    request: (t) => ({ path: '/me', headers: bearer(t.full) }),
+    expect: UNAVAILABLE,
+  },
+  {
+    name: 'tampered token while keys cannot be fetched',
+    catalogue: [],
+    variant: 'outage',
+    request: (t) => ({ path: '/me', headers: bearer(t.tampered) }),
+    expect: UNAVAILABLE,
+  },
+
+  // RFC 9728: challenges name the metadata document
+  {
+    name: 'metadata: bare challenge names the document',
+    catalogue: [1],
+    variant: 'metadata',
+    request: () => ({ path: '/me' }),
+    expect: BARE,
+  },
+  {
+    name: 'metadata: invalid_token challenge names the document',
+    catalogue: [],
+    variant: 'metadata',
+    request: (t) => ({ path: '/me', headers: bearer(t.expired) }),
+    expect: invalidToken('expired'),
+  },
+  {
+    name: 'metadata: insufficient_scope challenge names the document',
+    catalogue: [44],
+    variant: 'metadata',
+    request: (t) => ({ path: '/scoped/all', headers: bearer(t.readOnly) }),
+    expect: insufficient(SCOPES.pair.join(' ')),
+  },
+  {
+    name: 'metadata: protected routes still work',
+    catalogue: [],
+    variant: 'metadata',
+    request: (t) => ({ path: '/me', headers: bearer(t.full) }),
+    expect: user(PAIR),
+  },
+];

@@ -1,0 +1,33 @@
+/**
+ * The suite's routes on Express 5 with `@gatehouse/express`.
+ *
+ * @module
+ */
+import { createServer } from 'node:http';
+import { requireAuth, requireScope } from '@gatehouse/express';
+import express from 'express';
+import { type AppSetup, describeAuth, listen, type RunningApp, SCOPES } from './app.js';
+
+/** Start the Express app of the suite. */
+export function startExpress(setup: AppSetup): Promise<RunningApp> {
+  const { verifier, resourceMetadata } = setup;
+  const auth = requireAuth({ verifier, resourceMetadata });
+  const optional = requireAuth({ verifier, optional: true });
+  const noDelegation = requireAuth({ verifier, allowDelegation: false });
+  const reply: express.RequestHandler = (req, res) => {
+    res.json(describeAuth(req.auth));
+  };
+
+  const app = express();
+  app.use(auth.metadata);
+  app.get('/me', auth, reply);
+  app.get('/optional', optional, reply);
+  app.get('/optional/scoped', optional, requireScope(SCOPES.one), reply);
+  app.get('/scoped/one', auth, requireScope(SCOPES.one), reply);
+  app.get('/scoped/all', auth, requireScope(SCOPES.pair), reply);
+  app.get('/scoped/any', auth, requireScope(SCOPES.pair, { mode: 'any' }), reply);
+  app.get('/no-delegation', noDelegation, reply);
+  app.get('/no-delegation/scoped', auth, requireScope(SCOPES.one, { allowDelegation: false }), reply);
+  app.post('/form', express.urlencoded({ extended: false }), auth, reply);
+  return listen(createServer({ maxHeaderSize: setup.maxHeaderSize }, app));
+}

@@ -1,0 +1,38 @@
+/**
+ * The suite's routes on Koa 3 with `@gatehouse/koa` and `@koa/router`.
+ *
+ * @module
+ */
+import { createServer } from 'node:http';
+import { requireAuth, requireScope } from '@gatehouse/koa';
+import { bodyParser } from '@koa/bodyparser';
+import Router from '@koa/router';
+import Koa, { type Middleware } from 'koa';
+import { type AppSetup, describeAuth, listen, type RunningApp, SCOPES } from './app.js';
+
+/** Start the Koa app of the suite. */
+export function startKoa(setup: AppSetup): Promise<RunningApp> {
+  const { verifier, resourceMetadata } = setup;
+  const auth = requireAuth({ verifier, resourceMetadata });
+  const optional = requireAuth({ verifier, optional: true });
+  const noDelegation = requireAuth({ verifier, allowDelegation: false });
+  const reply: Middleware = (ctx) => {
+    ctx.body = describeAuth(ctx.state.auth);
+  };
+
+  const router = new Router();
+  router.get('/me', auth, reply);
+  router.get('/optional', optional, reply);
+  router.get('/optional/scoped', optional, requireScope(SCOPES.one), reply);
+  router.get('/scoped/one', auth, requireScope(SCOPES.one), reply);
+  router.get('/scoped/all', auth, requireScope(SCOPES.pair), reply);
+  router.get('/scoped/any', auth, requireScope(SCOPES.pair, { mode: 'any' }), reply);
+  router.get('/no-delegation', noDelegation, reply);
+  router.get('/no-delegation/scoped', auth, requireScope(SCOPES.one, { allowDelegation: false }), reply);
+  router.post('/form', bodyParser({ enableTypes: ['form'] }), auth, reply);
+
+  const app = new Koa();
+  app.use(auth.metadata);
+  app.use(router.routes());
+  return listen(createServer({ maxHeaderSize: setup.maxHeaderSize }, app.callback()));
+}

@@ -1,0 +1,102 @@
+/**
+ * Options every framework adapter shares (`@gatehouse/express`, `@gatehouse/fastify`, `@gatehouse/koa`),
+ * validated once here so the adapters hold no validation logic and behave identically. A bad option
+ * throws a `TypeError` naming it when the middleware or plugin is created, never at request time.
+ *
+ * @module
+ */
+import {
+  createProtectedResource,
+  type ProtectedResource,
+  type ProtectedResourceOptions,
+} from './resource-metadata.js';
+import { type ScopeMode, toScopeList } from './scopes.js';
+import type { VerifyOptions } from './verifier.js';
+
+/** Default value of every shared adapter option. */
+export const ADAPTER_DEFAULTS = Object.freeze({
+  /** Requests without a token are refused with a bare 401 challenge: protection is the safe default. */
+  optional: false,
+  /** Delegated tokens (`act`) are valid tokens; routes opt out one by one. */
+  allowDelegation: true,
+  /** The adapter answers with RFC 6750 JSON itself, so no framework HTML page or 500 can leak. */
+  handleErrors: true,
+  /** `requireScope()` needs every listed scope. */
+  mode: 'all' as ScopeMode,
+});
+
+/** Adapter switches on top of the verifier (or shared-verifier) options. */
+export interface AdapterSwitches {
+  /** Let requests without a token through as anonymous (a bad token is still refused). Default `false`. */
+  optional?: boolean;
+  /** Accept delegated (impersonation) tokens. Default `true`; `false` answers 403. */
+  allowDelegation?: boolean;
+  /** Answer errors with RFC 6750 JSON; `false` hands them to the framework's error handling. Default `true`. */
+  handleErrors?: boolean;
+}
+
+/** Options of `requireScope()` in every adapter. */
+export interface ScopeRequirementOptions {
+  /** `all` (default): every scope; `any`: at least one. */
+  mode?: ScopeMode;
+  /** Accept delegated (impersonation) tokens on this route. Default `true`. */
+  allowDelegation?: boolean;
+}
+
+/** Adapter options after validation: the verifier, the RFC 9728 metadata and the switches. */
+export interface ResolvedAdapterOptions extends ProtectedResource {
+  readonly optional: boolean;
+  readonly allowDelegation: boolean;
+  readonly handleErrors: boolean;
+}
+
+function flag(value: unknown, option: 'optional' | 'allowDelegation' | 'handleErrors'): boolean {
+  if (value === undefined) return ADAPTER_DEFAULTS[option];
+  if (typeof value !== 'boolean') throw new TypeError(`"${option}" option must be a boolean`);
+  return value;
+}
+
+/**
+ * Validate adapter options and create (or adopt) the verifier.
+ *
+ * @example
+ * ```ts
+ * const { verifier, metadata, optional } = resolveAdapterOptions({ issuer, audience, optional: true });
+ * ```
+ */
+export function resolveAdapterOptions(
+  options: ProtectedResourceOptions & AdapterSwitches,
+): ResolvedAdapterOptions {
+  const resource = createProtectedResource(options);
+  return Object.freeze({
+    ...resource,
+    optional: flag(options.optional, 'optional'),
+    allowDelegation: flag(options.allowDelegation, 'allowDelegation'),
+    handleErrors: flag(options.handleErrors, 'handleErrors'),
+  });
+}
+
+/**
+ * Validate `requireScope()` arguments into the per-call requirements of `verifier.authorize()`.
+ *
+ * @example
+ * ```ts
+ * resolveScopeRequirement('read:orders write:orders', { mode: 'any' });
+ * // { scopes: ['read:orders', 'write:orders'], scopeMode: 'any', allowDelegation: true }
+ * ```
+ */
+export function resolveScopeRequirement(
+  scopes: string | readonly string[],
+  options: ScopeRequirementOptions = {},
+): VerifyOptions {
+  if (scopes === undefined) throw new TypeError('"scopes" must be a scope string or an array of scopes');
+  if (options === null || typeof options !== 'object')
+    throw new TypeError('requireScope options must be an object');
+  const mode = options.mode ?? ADAPTER_DEFAULTS.mode;
+  if (mode !== 'all' && mode !== 'any') throw new TypeError('"mode" option must be "all" or "any"');
+  return Object.freeze({
+    scopes: toScopeList(scopes),
+    scopeMode: mode,
+    allowDelegation: flag(options.allowDelegation, 'allowDelegation'),
+  });
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createVerifier,
+  ADAPTER_DEFAULTS as DEFAULTS,
+  resolveAdapterOptions as resolveAuthOptions,
+  resolveScopeRequirement as resolveScopeOptions,
+} from '../src/index.js';
+
+const base = { issuer: 'https://id.example.com', audience: 'https://api.example.com' };
+
+describe('ADAPTER_DEFAULTS', () => {
+  it('is frozen and protective by default', () => {
+    expect(Object.isFrozen(DEFAULTS)).toBe(true);
+    expect(DEFAULTS).toEqual({ optional: false, allowDelegation: true, handleErrors: true, mode: 'all' });
+  });
+});
+
+describe('resolveAdapterOptions', () => {
+  it('applies the defaults and creates a verifier', () => {
+    const resolved = resolveAuthOptions(base);
+    expect(resolved).toMatchObject({
+      optional: false,
+      allowDelegation: true,
+      handleErrors: true,
+      metadata: undefined,
+    });
+    expect(resolved.verifier.options.audiences).toEqual([base.audience]);
+  });
+
+  it('adopts a shared verifier', () => {
+    const verifier = createVerifier(base);
+    expect(resolveAuthOptions({ verifier, optional: true }).verifier).toBe(verifier);
+  });
+
+  it.each([
+    [{ optional: 'yes' }, '"optional" option must be a boolean'],
+    [{ allowDelegation: 'false' }, '"allowDelegation" option must be a boolean'],
+    [{ handleErrors: 1 }, '"handleErrors" option must be a boolean'],
+    [{ clockTolerance: -1 }, '"clockTolerance" option'],
+    [{ resourceMetadata: { resource: 'ftp://x' } }, '"resourceMetadata.resource" option'],
+  ])('throws a TypeError naming the option for %j', (extra, message) => {
+    expect(() => resolveAuthOptions({ ...base, ...extra } as never)).toThrow(TypeError);
+    expect(() => resolveAuthOptions({ ...base, ...extra } as never)).toThrow(message);
+  });
+
+  it('refuses a shared verifier mixed with verifier options', () => {
+    const verifier = createVerifier(base);
+    expect(() => resolveAuthOptions({ verifier, issuer: base.issuer } as never)).toThrow(
+      /"verifier" option cannot be combined/,
+    );
+  });
+});
+
+describe('resolveScopeRequirement', () => {
+  it('normalizes scopes and mode', () => {
+    expect(resolveScopeOptions('a b')).toEqual({
+      scopes: ['a', 'b'],
+      scopeMode: 'all',
+      allowDelegation: true,
+    });
+    expect(resolveScopeOptions(['a'], { mode: 'any', allowDelegation: false })).toEqual({
+      scopes: ['a'],
+      scopeMode: 'any',
+      allowDelegation: false,
+    });
+  });
+
+  it.each([
+    [undefined, undefined, /"scopes" must be/],
+    [['a b'], undefined, /scopes must be/],
+    [42, undefined, /scopes must be/],
+    ['a', { mode: 'some' }, /"mode" option must be "all" or "any"/],
+    ['a', { allowDelegation: 0 }, /"allowDelegation" option must be a boolean/],
+    ['a', 'any', /requireScope options must be an object/],
+  ])('throws a TypeError for scopes %j with options %j', (scopes, options, message) => {
+    expect(() => resolveScopeOptions(scopes as never, options as never)).toThrow(message);
+  });
+});

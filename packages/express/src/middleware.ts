@@ -1,0 +1,114 @@
+/**
+ * Express 5 middleware: `requireAuth()` builds a `RequestLike`, calls the core verifier and sets
+ * `req.auth`; `requireScope()` checks the verified token against a route's scopes. Every failure is
+ * an `AuthError` from core, answered with its status, headers and JSON body, or passed to `next(err)`.
+ *
+ * @module
+ */
+import {
+  isAuthError,
+  MissingTokenError,
+  type RequestLike,
+  type ResolvedAdapterOptions,
+  resolveAdapterOptions,
+  resolveScopeRequirement,
+  type Verifier,
+} from '@gatehouse/core';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Middleware, RequireAuthHandler, RequireAuthOptions, RequireScopeOptions } from './types.js';
+
+/** What `requireScope()` needs from the `requireAuth()` that ran before it on the same request. */
+interface Guard {
+  readonly verifier: Verifier;
+  readonly handleErrors: boolean;
+}
+
+const guards = new WeakMap<Request, Guard>();
+
+const toRequestLike = (req: Request): RequestLike => ({
+  headers: req.headers,
+  rawHeaders: req.rawHeaders,
+  method: req.method,
+  query: req.query,
+  body: req.body,
+});
+
+function reject(err: unknown, guard: Guard, res: Response, next: NextFunction): void {
+  if (!guard.handleErrors || !isAuthError(err)) {
+    next(err);
+    return;
+  }
+  res.status(err.status).set(err.headers).json(err.toJSON());
+}
+
+/**
+ * Protect routes with a bearer access token. Sets `req.auth` to the verified {@link AuthInfo}.
+ * Mounted with `app.use()`, it also serves the RFC 9728 document when `resourceMetadata` is set.
+ *
+ * @example
+ * ```ts
+ * import express from 'express';
+ * import { requireAuth, requireScope } from '@gatehouse/express';
+ *
+ * const app = express();
+ * const auth = requireAuth({ issuer: 'https://id.example.com', audience: 'https://api.example.com' });
+ * app.get('/orders', auth, requireScope('read:orders'), (req, res) => {
+ *   res.json({ user: req.auth?.subject });
+ * });
+ * ```
+ */
+export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
+  const { verifier, metadata, optional, allowDelegation, handleErrors } = resolveAdapterOptions(options);
+  const guard: Guard = Object.freeze({ verifier, handleErrors });
+
+  const serveMetadata: RequestHandler = (req, res, next) => {
+    const path = req.originalUrl.split('?', 1)[0];
+    if (metadata === undefined || path !== metadata.path || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      return next();
+    }
+    res.set(metadata.headers).json(metadata.document);
+  };
+
+  const authenticate = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    guards.set(req, guard);
+    try {
+      req.auth = await verifier.authenticate(toRequestLike(req), { optional, allowDelegation });
+    } catch (err) {
+      return reject(err, guard, res, next);
+    }
+    next();
+  };
+
+  const handler: RequestHandler = (req, res, next) =>
+    serveMetadata(req, res, () => authenticate(req, res, next));
+  return Object.assign(handler as Middleware, { verifier, metadata: serveMetadata as Middleware });
+}
+
+/**
+ * Require scopes of the token verified by a preceding {@link requireAuth}: 403 `insufficient_scope`
+ * when they are not granted, 401 for an anonymous request.
+ *
+ * @example
+ * ```ts
+ * app.delete('/orders/:id', auth, requireScope(['orders:admin', 'orders:write'], { mode: 'any' }), handler);
+ * app.post('/refunds', auth, requireScope('refunds:create', { allowDelegation: false }), handler);
+ * ```
+ */
+export function requireScope(scopes: string | readonly string[], options?: RequireScopeOptions): Middleware {
+  const call = resolveScopeRequirement(scopes, options);
+  const handler: RequestHandler = (req, res, next) => {
+    const guard = guards.get(req);
+    if (guard === undefined) {
+      next(new Error('requireScope() must run after requireAuth() on the same route'));
+      return;
+    }
+    try {
+      if (req.auth === undefined) throw new MissingTokenError(guard.verifier.context);
+      guard.verifier.authorize(req.auth, call);
+    } catch (err) {
+      return reject(err, guard, res, next);
+    }
+    next();
+  };
+  return handler as Middleware;
+}

@@ -1,0 +1,103 @@
+/**
+ * Fastify 5 plugin: decorates `request.auth` and adds the `requireAuth` / `optionalAuth` hooks and the
+ * `requireScope()` hook factory, which build a `RequestLike`, call the core verifier and attach the
+ * result. Every failure is an `AuthError` from core, sent through `reply` with its status, headers and
+ * JSON body, or thrown to Fastify's error handler.
+ *
+ * @module
+ */
+import {
+  isAuthError,
+  MissingTokenError,
+  type RequestLike,
+  type ResolvedAdapterOptions,
+  resolveAdapterOptions,
+  resolveScopeRequirement,
+} from '@gatehouse/core';
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { GatehouseHook, GatehouseOptions, RequireScopeOptions } from './types.js';
+
+const toRequestLike = (request: FastifyRequest): RequestLike => ({
+  headers: request.headers,
+  rawHeaders: request.raw.rawHeaders,
+  method: request.method,
+  query: request.query as RequestLike['query'],
+  body: request.body,
+});
+
+const plugin: FastifyPluginCallback<GatehouseOptions> = (app, options, done) => {
+  let resolved: ResolvedAdapterOptions;
+  try {
+    resolved = resolveAdapterOptions(options);
+  } catch (err) {
+    return done(err as Error);
+  }
+  const { verifier, metadata, allowDelegation, handleErrors } = resolved;
+  const authenticated = new WeakSet<FastifyRequest>();
+  const isMetadataRoute = (request: FastifyRequest) =>
+    metadata !== undefined && request.routeOptions.url === metadata.path;
+
+  const reject = (reply: FastifyReply, err: unknown) => {
+    if (!handleErrors || !isAuthError(err)) throw err;
+    return reply.code(err.status).headers(err.headers).send(err.toJSON());
+  };
+
+  const authenticate =
+    (optional: boolean): GatehouseHook =>
+    async (request, reply) => {
+      if (isMetadataRoute(request)) return;
+      authenticated.add(request);
+      try {
+        request.auth = await verifier.authenticate(toRequestLike(request), { optional, allowDelegation });
+      } catch (err) {
+        return reject(reply, err);
+      }
+    };
+
+  const requireScope = (
+    scopes: string | readonly string[],
+    scopeOptions?: RequireScopeOptions,
+  ): GatehouseHook => {
+    const call = resolveScopeRequirement(scopes, scopeOptions);
+    return async (request, reply) => {
+      if (isMetadataRoute(request)) return;
+      if (!authenticated.has(request))
+        throw new Error('requireScope() must run after requireAuth on the same route');
+      try {
+        if (request.auth === undefined) throw new MissingTokenError(verifier.context);
+        verifier.authorize(request.auth, call);
+      } catch (err) {
+        return reject(reply, err);
+      }
+    };
+  };
+
+  app.decorateRequest('auth', undefined);
+  app.decorate('requireAuth', authenticate(false));
+  app.decorate('optionalAuth', authenticate(true));
+  app.decorate('requireScope', requireScope);
+  app.decorate('gatehouseVerifier', verifier);
+  if (metadata !== undefined) {
+    app.get(metadata.path, (_request, reply) => reply.headers(metadata.headers).send(metadata.document));
+  }
+  done();
+};
+
+/**
+ * The plugin. Register it once; it is not encapsulated, so its decorators are visible app-wide. When
+ * `resourceMetadata` is set it also serves the RFC 9728 document on its well-known path.
+ *
+ * @example
+ * ```ts
+ * import Fastify from 'fastify';
+ * import gatehouse from '@gatehouse/fastify';
+ *
+ * const app = Fastify();
+ * await app.register(gatehouse, { issuer: 'https://id.example.com', audience: 'https://api.example.com' });
+ * app.get('/orders', { onRequest: [app.requireAuth, app.requireScope('read:orders')] }, async (request) => {
+ *   return { user: request.auth?.subject };
+ * });
+ * ```
+ */
+export const gatehouse = fp(plugin, { fastify: '5.x', name: '@gatehouse/fastify' });

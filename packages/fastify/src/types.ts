@@ -1,0 +1,58 @@
+/**
+ * Public types of `@gatehouse/fastify`, and the declaration merge that types `request.auth` and the
+ * instance decorators once the package is imported.
+ *
+ * @module
+ */
+import type { AuthInfo, ProtectedResourceOptions, ScopeMode, Verifier } from '@gatehouse/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * A hook that authenticates or authorizes a request, usable as `onRequest` or `preHandler`
+ * (use `preHandler` when tokens may come in a form body).
+ */
+export type GatehouseHook = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The verified access token, set by `app.requireAuth`; `undefined` when anonymous (`app.optionalAuth`) or not authenticated. */
+    auth: AuthInfo | undefined;
+  }
+  interface FastifyInstance {
+    /** Hook: refuse requests without a valid access token; sets `request.auth`. */
+    requireAuth: GatehouseHook;
+    /** Hook: like `requireAuth`, but a request without any token passes as anonymous. A bad token is still refused. */
+    optionalAuth: GatehouseHook;
+    /** Hook factory: require scopes of the token verified by `requireAuth` / `optionalAuth` before it. */
+    requireScope(scopes: string | readonly string[], options?: RequireScopeOptions): GatehouseHook;
+    /** The verifier the plugin uses, to share with other code. */
+    readonly gatehouseVerifier: Verifier;
+  }
+}
+
+/** How the plugin treats requests and errors. Defaults are in {@link DEFAULTS}. */
+export interface AdapterOptions {
+  /** Accept delegated (impersonation) tokens, those carrying `act`. `false` answers 403 `access_denied`. Default `true`. */
+  allowDelegation?: boolean;
+  /** Answer errors with RFC 6750 JSON. `false` throws the `AuthError` (with `statusCode`, `headers`) to `setErrorHandler`. Default `true`. */
+  handleErrors?: boolean;
+}
+
+/**
+ * Options of the {@link gatehouse} plugin: verifier options (or `{ verifier }` to share one key cache across
+ * the app), optional RFC 9728 `resourceMetadata`, and the {@link AdapterOptions}.
+ *
+ * @example
+ * ```ts
+ * const options: GatehouseOptions = { issuer: 'https://id.example.com', audience: 'https://api.example.com' };
+ * ```
+ */
+export type GatehouseOptions = ProtectedResourceOptions & AdapterOptions;
+
+/** Options of `app.requireScope()`. */
+export interface RequireScopeOptions {
+  /** `all` (default): every listed scope is needed; `any`: one is enough. */
+  mode?: ScopeMode;
+  /** `false` refuses delegated (impersonation) tokens on this route with 403. Default `true`. */
+  allowDelegation?: boolean;
+}

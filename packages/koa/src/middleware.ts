@@ -1,0 +1,108 @@
+/**
+ * Koa 3 middleware: `requireAuth()` builds a `RequestLike`, calls the core verifier and sets
+ * `ctx.state.auth`; `requireScope()` checks the verified token against a route's scopes. Every failure
+ * is an `AuthError` from core, answered with its status, headers and JSON body, or thrown.
+ *
+ * @module
+ */
+import {
+  isAuthError,
+  MissingTokenError,
+  type RequestLike,
+  resolveAdapterOptions,
+  resolveScopeRequirement,
+  type Verifier,
+} from '@gatehouse/core';
+import type { Context, Middleware } from 'koa';
+import type { RequireAuthMiddleware, RequireAuthOptions, RequireScopeOptions } from './types.js';
+
+/** What `requireScope()` needs from the `requireAuth()` that ran before it on the same request. */
+interface Guard {
+  readonly verifier: Verifier;
+  readonly handleErrors: boolean;
+}
+
+const guards = new WeakMap<Context, Guard>();
+
+const toRequestLike = (ctx: Context): RequestLike => ({
+  headers: ctx.headers,
+  rawHeaders: ctx.req.rawHeaders,
+  method: ctx.method,
+  query: ctx.query,
+  body: (ctx.request as { body?: unknown }).body,
+});
+
+function reject(err: unknown, guard: Guard, ctx: Context): void {
+  if (!guard.handleErrors || !isAuthError(err)) throw err;
+  ctx.status = err.status;
+  ctx.set(err.headers);
+  ctx.body = err.toJSON();
+}
+
+/**
+ * Protect routes with a bearer access token. Sets `ctx.state.auth` to the verified {@link AuthInfo}.
+ * Mounted with `app.use()`, it also serves the RFC 9728 document when `resourceMetadata` is set.
+ *
+ * @example
+ * ```ts
+ * import Koa from 'koa';
+ * import { requireAuth, requireScope } from '@gatehouse/koa';
+ *
+ * const app = new Koa();
+ * app.use(requireAuth({ issuer: 'https://id.example.com', audience: 'https://api.example.com' }));
+ * app.use(requireScope('read:orders'));
+ * app.use((ctx) => {
+ *   ctx.body = { user: ctx.state.auth?.subject };
+ * });
+ * ```
+ */
+export function requireAuth(options: RequireAuthOptions): RequireAuthMiddleware {
+  const { verifier, metadata, optional, allowDelegation, handleErrors } = resolveAdapterOptions(options);
+  const guard: Guard = Object.freeze({ verifier, handleErrors });
+
+  const serveMetadata: Middleware = async (ctx, next) => {
+    const path = ctx.originalUrl.split('?', 1)[0];
+    if (metadata === undefined || path !== metadata.path || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
+      return next();
+    }
+    ctx.set(metadata.headers);
+    ctx.body = metadata.document;
+  };
+
+  const middleware: Middleware = (ctx, next) =>
+    serveMetadata(ctx, async () => {
+      guards.set(ctx, guard);
+      try {
+        ctx.state.auth = await verifier.authenticate(toRequestLike(ctx), { optional, allowDelegation });
+      } catch (err) {
+        return reject(err, guard, ctx);
+      }
+      await next();
+    });
+  return Object.assign(middleware, { verifier, metadata: serveMetadata });
+}
+
+/**
+ * Require scopes of the token verified by a preceding {@link requireAuth}: 403 `insufficient_scope`
+ * when they are not granted, 401 for an anonymous request.
+ *
+ * @example
+ * ```ts
+ * router.delete('/orders/:id', auth, requireScope(['orders:admin', 'orders:write'], { mode: 'any' }), handler);
+ * router.post('/refunds', auth, requireScope('refunds:create', { allowDelegation: false }), handler);
+ * ```
+ */
+export function requireScope(scopes: string | readonly string[], options?: RequireScopeOptions): Middleware {
+  const call = resolveScopeRequirement(scopes, options);
+  return async (ctx, next) => {
+    const guard = guards.get(ctx);
+    if (guard === undefined) throw new Error('requireScope() must run after requireAuth() on the same route');
+    try {
+      if (ctx.state.auth === undefined) throw new MissingTokenError(guard.verifier.context);
+      guard.verifier.authorize(ctx.state.auth, call);
+    } catch (err) {
+      return reject(err, guard, ctx);
+    }
+    await next();
+  };
+}
