@@ -4,13 +4,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS } from '../packages/core/src/index.js';
+import { ADAPTER_DEFAULTS, DEFAULTS } from '../packages/core/src/index.js';
 
 const root = join(import.meta.dirname, '..');
 const coreDoc = readFileSync(join(root, 'docs/core.md'), 'utf8');
 
 function row(option: string): string {
-  const line = coreDoc.split('\n').find((l) => l.startsWith(`| \`${option}\``) || l.startsWith(`| \`${option}\` /`));
+  const line = coreDoc
+    .split('\n')
+    .find((l) => l.startsWith(`| \`${option}\``) || l.startsWith(`| \`${option}\` /`));
   if (line === undefined) throw new Error(`docs/core.md has no row for ${option}`);
   return line;
 }
@@ -33,5 +35,18 @@ describe('docs/core.md options table', () => {
       `\`{ query: ${DEFAULTS.tokenSources.query}, body: ${DEFAULTS.tokenSources.body} }\``,
     );
     expect(row('algorithms')).toContain(`\`${DEFAULTS.algorithms.join(' ')}\``);
+  });
+});
+
+describe('docs/adapters.md options tables', () => {
+  const adaptersDoc = readFileSync(join(root, 'docs/adapters.md'), 'utf8');
+  const cell = (option: string): string => {
+    const line = adaptersDoc.split('\n').find((l) => new RegExp(`^\\|\\s*\`${option}\`\\s*\\|`).test(l));
+    if (line === undefined) throw new Error(`docs/adapters.md has no row for ${option}`);
+    return line.split('|')[2]!.trim();
+  };
+
+  it.each(Object.entries(ADAPTER_DEFAULTS))('states %s = %s', (option, value) => {
+    expect(cell(option)).toBe(typeof value === 'string' ? `\`"${value}"\`` : `\`${value}\``);
   });
 });

@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+/**
+ * Issuer benchmark.
+ *
+ * 1. Client-credentials tokens per second: @gatehouse/issuer on SQLite vs oidc-provider alone with its
+ *    in-memory adapter (same RS256 key size, same resource server, JWT access tokens), as a ratio
+ *    paired per round. Each target runs in its own process (pinned to core 0 with taskset when
+ *    available); this process generates the load (core 1) with BENCH_CONCURRENCY requests in flight.
+ * 2. Management API reads per second against the same issuer: GET /api/users (a page of 20 of 50
+ *    users) and GET /api/users/{id}, with one cached M2M token.
+ *
+ * Run: pnpm --filter @gatehouse/issuer build && node packages/issuer/bench/issuer.bench.mjs
+ * Env: BENCH_ROUNDS (5), BENCH_DURATION (3 s per measurement), BENCH_WARMUP (1 s), BENCH_CONCURRENCY (8).
+ * Prints a Markdown table and writes packages/issuer/bench/results/issuer.json.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const DURATION = Number(process.env.BENCH_DURATION ?? 3) * 1000;
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1) * 1000;
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const pin = spawnSync('taskset', ['--version']).status === 0 && cpus().length >= 2;
+
+async function startTarget(mode) {
+  const [cmd, args] = pin
+    ? ['taskset', ['-c', '0', process.execPath, join(here, 'server.mjs'), mode]]
+    : [process.execPath, [join(here, 'server.mjs'), mode]];
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let buffer = '';
+  const info = await new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      buffer += chunk;
+      const line = buffer.split('\n')[0];
+      if (buffer.includes('\n')) resolve(JSON.parse(line));
+    });
+    child.once('exit', (code) => reject(new Error(`${mode} exited with ${code}`)));
+  });
+  return {
+    ...info,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Run `request` with CONCURRENCY in flight for `ms`; every response must pass `check`. Resolves to requests/s. */
+async function load(ms, request) {
+  let done = 0;
+  let failed = 0;
+  const end = performance.now() + ms;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < end) {
+        const ok = await request();
+        if (ok) done++;
+        else failed++;
+      }
+    }),
+  );
+  if (failed > 0) throw new Error(`${failed} failed requests`);
+  return (done * 1000) / (performance.now() - started);
+}
+
+const tokenRequest = (target) => {
+  const authorization = `Basic ${Buffer.from(`${target.clientId}:${target.clientSecret}`).toString('base64')}`;
+  const body = new URLSearchParams({
+    grant_type: 'client_credentials',
+    resource: target.resource,
+    scope: 'read:orders',
+  }).toString();
+  return async () => {
+    const res = await fetch(`${target.url}/oidc/token`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+    const json = await res.json();
+    return res.status === 200 && typeof json.access_token === 'string';
+  };
+};
+
+const apiRead = (target, path) => {
+  const headers = { authorization: `Bearer ${target.adminToken}` };
+  return async () => {
+    const res = await fetch(`${target.url}/api${path}`, { headers });
+    await res.arrayBuffer();
+    return res.status === 200;
+  };
+};
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+const rounds = [];
+for (let round = 0; round < ROUNDS; round++) {
+  const result = {};
+  // Alternate which target goes first.
+  for (const mode of round % 2 === 0 ? ['gatehouse', 'baseline'] : ['baseline', 'gatehouse']) {
+    const target = await startTarget(mode);
+    try {
+      await load(WARMUP, tokenRequest(target));
+      result[mode] = await load(DURATION, tokenRequest(target));
+      if (mode === 'gatehouse') {
+        await load(WARMUP, apiRead(target, '/users?pageSize=20'));
+        result.managementList = await load(DURATION, apiRead(target, '/users?pageSize=20'));
+        result.managementGet = await load(DURATION, apiRead(target, `/users/${target.userId}`));
+      }
+    } finally {
+      await target.stop();
+    }
+  }
+  result.ratio = result.gatehouse / result.baseline;
+  rounds.push(result);
+  process.stderr.write(
+    `round ${round + 1}/${ROUNDS}: ${JSON.stringify(Object.fromEntries(Object.entries(result).map(([k, v]) => [k, Math.round(v * 100) / 100])))}\n`,
+  );
+}
+
+const summary = {
+  node: process.version,
+  cpus: cpus().length,
+  pinned: pin,
+  rounds: ROUNDS,
+  durationMs: DURATION,
+  concurrency: CONCURRENCY,
+  clientCredentials: {
+    gatehouseTokensPerSecond: median(rounds.map((r) => r.gatehouse)),
+    oidcProviderMemoryTokensPerSecond: median(rounds.map((r) => r.baseline)),
+    ratio: median(rounds.map((r) => r.ratio)),
+  },
+  management: {
+    listUsersPerSecond: median(rounds.map((r) => r.managementList)),
+    getUserPerSecond: median(rounds.map((r) => r.managementGet)),
+  },
+  rawRounds: rounds,
+};
+mkdirSync(join(here, 'results'), { recursive: true });
+writeFileSync(join(here, 'results', 'issuer.json'), `${JSON.stringify(summary, null, 2)}\n`);
+const f = (n) => n.toFixed(0);
+process.stdout.write(`| Measurement | Median of ${ROUNDS} rounds |
+|---|---|
+| Client credentials, @gatehouse/issuer on SQLite | ${f(summary.clientCredentials.gatehouseTokensPerSecond)} tokens/s |
+| Client credentials, oidc-provider + in-memory adapter | ${f(summary.clientCredentials.oidcProviderMemoryTokensPerSecond)} tokens/s |
+| Ratio (paired per round) | ${summary.clientCredentials.ratio.toFixed(2)}x |
+| Management API GET /api/users?pageSize=20 | ${f(summary.management.listUsersPerSecond)} req/s |
+| Management API GET /api/users/{id} | ${f(summary.management.getUserPerSecond)} req/s |
+`);

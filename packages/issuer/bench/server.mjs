@@ -1,0 +1,131 @@
+/**
+ * One benchmark target in its own process. argv[2] selects it:
+ *
+ *   gatehouse  @gatehouse/issuer (built dist) on a SQLite file in a temporary directory, an M2M
+ *              application whose role grants read:orders on https://orders.example.com.
+ *   baseline   oidc-provider alone with its in-memory adapter, one static confidential client and the
+ *              same resource server (JWT access tokens, same RS256 key size).
+ *
+ * Prints {"url","clientId","clientSecret","resource", "adminToken"?} as one JSON line when ready.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const RESOURCE = 'https://orders.example.com';
+const mode = process.argv[2];
+
+async function gatehouse() {
+  const { createIssuer } = await import('../dist/index.js');
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
+  const probe = await import('node:net').then(
+    ({ createServer }) =>
+      new Promise((resolve) => {
+        const server = createServer();
+        server.listen(0, '127.0.0.1', () => {
+          const { port } = server.address();
+          server.close(() => resolve(port));
+        });
+      }),
+  );
+  const issuer = await createIssuer({
+    baseUrl: `http://127.0.0.1:${probe}`,
+    dataDir: dir,
+    log: { level: 'silent' },
+    passwords: { scryptCost: 1024 },
+  });
+  await issuer.seed({
+    resources: [{ name: 'Orders', indicator: RESOURCE, scopes: ['read:orders'] }],
+    roles: [
+      { name: 'svc', type: 'MachineToMachine', scopes: [{ resource: RESOURCE, scope: 'read:orders' }] },
+    ],
+    applications: [
+      {
+        name: 'Bench',
+        type: 'MachineToMachine',
+        clientId: 'bench',
+        clientSecret: 'b'.repeat(43),
+        roles: ['svc'],
+      },
+    ],
+    users: Array.from({ length: 50 }, (_, i) => ({ username: `user${i}`, email: `user${i}@example.com` })),
+  });
+  await issuer.listen(probe, '127.0.0.1');
+  const url = `http://127.0.0.1:${probe}`;
+  const res = await fetch(`${url}/oidc/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${issuer.admin.adminClientId}:${issuer.admin.adminClientSecret}`).toString('base64')}`,
+    },
+    body: new URLSearchParams({ grant_type: 'client_credentials', resource: `${url}/api` }),
+  });
+  const { access_token: adminToken } = await res.json();
+  const users = await (
+    await fetch(`${url}/api/users?pageSize=1`, { headers: { authorization: `Bearer ${adminToken}` } })
+  ).json();
+  return {
+    url,
+    clientId: 'bench',
+    clientSecret: 'b'.repeat(43),
+    resource: RESOURCE,
+    adminToken,
+    userId: users.items[0].id,
+  };
+}
+
+async function baseline() {
+  const { default: Provider } = await import('oidc-provider');
+  const jwk = {
+    ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+    kid: 'k1',
+    alg: 'RS256',
+    use: 'sig',
+  };
+  const probe = 0;
+  const provider = new Provider('http://127.0.0.1/oidc', {
+    clients: [
+      {
+        client_id: 'bench',
+        client_secret: 'b'.repeat(43),
+        grant_types: ['client_credentials'],
+        response_types: [],
+        redirect_uris: [],
+      },
+    ],
+    jwks: { keys: [jwk] },
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async (_ctx, _client, oneOf) => oneOf,
+        getResourceServerInfo: async () => ({
+          scope: 'read:orders',
+          audience: RESOURCE,
+          accessTokenTTL: 3600,
+          accessTokenFormat: 'jwt',
+        }),
+        useGrantedResource: async () => false,
+      },
+    },
+    ttl: { ClientCredentials: 3600 },
+  });
+  const { createServer } = await import('node:http');
+  const callback = provider.callback();
+  const server = createServer((req, res) => {
+    req.originalUrl = req.url;
+    req.url = req.url.replace(/^\/oidc/, '') || '/';
+    callback(req, res);
+  });
+  await new Promise((resolve) => server.listen(probe, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    clientId: 'bench',
+    clientSecret: 'b'.repeat(43),
+    resource: RESOURCE,
+  };
+}
+
+const info = mode === 'gatehouse' ? await gatehouse() : await baseline();
+process.stdout.write(`${JSON.stringify(info)}\n`);

@@ -1,0 +1,151 @@
+/**
+ * First-start bootstrap, run on every start and idempotent: the Management API's own resource
+ * (`{baseUrl}/api`) with its scopes, the built-in administrator role (scope `all`), and — once, on an
+ * empty database — an administrator machine-to-machine application holding that role. Its client id
+ * and secret are returned once so the CLI can print them, or taken from `admin.clientId` /
+ * `admin.clientSecret` (`GATEHOUSE_ADMIN_CLIENT_ID` / `GATEHOUSE_ADMIN_CLIENT_SECRET`).
+ *
+ * @module
+ */
+import type { ResolvedConfig } from './config/schema.js';
+import { StoreConflictError } from './errors.js';
+import { newId } from './internal/ids.js';
+import { generateSecret, hashSecret, verifySecret } from './internal/secrets.js';
+import { MANAGEMENT_SCOPES } from './management/scopes.js';
+import type { ResourceRecord, RoleRecord, Store } from './storage/store.js';
+
+/** Setting keys used by the bootstrap. */
+export const SETTING_KEYS = Object.freeze({
+  managementResource: 'management.resource_id',
+  adminRole: 'management.admin_role_id',
+  adminApplication: 'bootstrap.admin_application_id',
+  cookieKeys: 'cookie_keys',
+});
+
+/** Names of the built-in entities. */
+export const BUILT_IN_NAMES = Object.freeze({
+  managementResource: 'Gatehouse Management API',
+  adminRole: 'Management API administrator',
+  adminApplication: 'Gatehouse administrator',
+});
+
+/** What the bootstrap did. */
+export interface BootstrapResult {
+  /** Client id of the administrator application. */
+  readonly adminClientId: string;
+  /** The generated secret: set only on the start that created it (print it once), never otherwise. */
+  readonly adminClientSecret: string | undefined;
+  /** Whether the administrator application was created by this start. */
+  readonly created: boolean;
+  readonly managementResourceId: string;
+  readonly adminRoleId: string;
+}
+
+async function ensureResource(store: Store, config: ResolvedConfig, now: number): Promise<ResourceRecord> {
+  const knownId = await store.settings.get(SETTING_KEYS.managementResource);
+  let resource = knownId === undefined ? undefined : await store.resources.get(knownId);
+  if (resource === undefined) {
+    resource = await store.resources.findByIndicator(config.managementAudience);
+    if (resource === undefined || !resource.system) {
+      try {
+        resource = await store.resources.create(
+          {
+            id: newId('resource'),
+            name: BUILT_IN_NAMES.managementResource,
+            indicator: config.managementAudience,
+            accessTokenTtl: config.ttl.accessToken,
+            system: true,
+          },
+          now,
+        );
+      } catch (err) {
+        if (err instanceof StoreConflictError) {
+          throw new Error(
+            `A resource with indicator ${config.managementAudience} exists and is not the built-in Management API resource`,
+          );
+        }
+        throw err;
+      }
+    }
+    await store.settings.set(SETTING_KEYS.managementResource, resource.id);
+  } else if (resource.indicator !== config.managementAudience) {
+    // The base URL changed: the Management API's audience follows it.
+    resource = (await store.resources.update(resource.id, { indicator: config.managementAudience }, now))!;
+  }
+  for (const scope of MANAGEMENT_SCOPES) {
+    if ((await store.resources.findScope(resource.id, scope.name)) === undefined) {
+      await store.resources.createScope({ id: newId('scope'), resourceId: resource.id, ...scope }, now);
+    }
+  }
+  return resource;
+}
+
+async function ensureRole(store: Store, resource: ResourceRecord, now: number): Promise<RoleRecord> {
+  const knownId = await store.settings.get(SETTING_KEYS.adminRole);
+  let role = knownId === undefined ? undefined : await store.roles.get(knownId);
+  if (role === undefined) {
+    role =
+      (await store.roles.findByName(BUILT_IN_NAMES.adminRole)) ??
+      (await store.roles.create(
+        {
+          id: newId('role'),
+          name: BUILT_IN_NAMES.adminRole,
+          type: 'MachineToMachine',
+          system: true,
+          description: 'Full Management API access',
+        },
+        now,
+      ));
+    await store.settings.set(SETTING_KEYS.adminRole, role.id);
+  }
+  const all = await store.resources.findScope(resource.id, 'all');
+  await store.roles.addScopes(role.id, [all!.id]);
+  return role;
+}
+
+/**
+ * Run the bootstrap. Safe to call on every start.
+ *
+ * @example
+ * ```ts
+ * const result = await bootstrap(store, config, Math.floor(Date.now() / 1000));
+ * if (result.adminClientSecret) console.log(result.adminClientId, result.adminClientSecret);
+ * ```
+ */
+export async function bootstrap(store: Store, config: ResolvedConfig, now: number): Promise<BootstrapResult> {
+  const resource = await ensureResource(store, config, now);
+  const role = await ensureRole(store, resource, now);
+  const base = { managementResourceId: resource.id, adminRoleId: role.id };
+
+  const existing = await store.settings.get(SETTING_KEYS.adminApplication);
+  const { clientId: fixedId, clientSecret: fixedSecret } = config.admin;
+  if (existing !== undefined && fixedId === undefined) {
+    return { ...base, adminClientId: existing, adminClientSecret: undefined, created: false };
+  }
+
+  const clientId = fixedId ?? newId('application');
+  const generated = fixedSecret === undefined ? generateSecret() : undefined;
+  const secret = fixedSecret ?? generated!;
+  const app = await store.applications.get(clientId);
+  let created = false;
+  if (app === undefined) {
+    await store.applications.create(
+      {
+        id: clientId,
+        name: BUILT_IN_NAMES.adminApplication,
+        type: 'MachineToMachine',
+        secretHash: hashSecret(secret),
+        tokenEndpointAuthMethod: 'client_secret_basic',
+      },
+      now,
+    );
+    created = true;
+  } else if (app.type !== 'MachineToMachine') {
+    throw new Error('"admin.clientId" names an existing application that is not MachineToMachine');
+  } else if (app.secretHash === null || !verifySecret(secret, app.secretHash)) {
+    await store.applications.update(clientId, { secretHash: hashSecret(secret) }, now);
+  }
+  await store.roles.assign({ applicationId: clientId }, [role.id]);
+  await store.settings.set(SETTING_KEYS.adminApplication, clientId);
+  return { ...base, adminClientId: clientId, adminClientSecret: created ? generated : undefined, created };
+}

@@ -1,0 +1,86 @@
+/**
+ * Command-line parsing: a command (one or two words), positional arguments and `--flag value` options.
+ *
+ * @module
+ */
+import { ConfigError } from '../errors.js';
+
+/** Flags and the setting each sets. */
+export const FLAGS: Readonly<
+  Record<string, { readonly setting: string; readonly kind: 'string' | 'integer' }>
+> = Object.freeze({
+  '--base-url': { setting: 'baseUrl', kind: 'string' },
+  '--port': { setting: 'port', kind: 'integer' },
+  '--host': { setting: 'host', kind: 'string' },
+  '--data-dir': { setting: 'dataDir', kind: 'string' },
+  '--database': { setting: 'database', kind: 'string' },
+  '--log-level': { setting: 'log.level', kind: 'string' },
+});
+
+/** The parsed command line. */
+export interface ParsedArgs {
+  readonly command: string | undefined;
+  readonly positionals: readonly string[];
+  readonly flags: Readonly<Record<string, unknown>>;
+  readonly config: string | undefined;
+  readonly help: boolean;
+  readonly version: boolean;
+}
+
+/** Parse `argv` (without the node and script entries). */
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const words: string[] = [];
+  const flags: Record<string, unknown> = {};
+  let config: string | undefined;
+  let help = false;
+  let version = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '-h' || arg === '--help') help = true;
+    else if (arg === '-v' || arg === '--version') version = true;
+    else if (arg.startsWith('-')) {
+      const [name, inline] = arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new ConfigError(name, 'needs a value');
+      if (name === '-c' || name === '--config') config = value;
+      else {
+        const flag = FLAGS[name];
+        if (flag === undefined) throw new ConfigError(name, 'is not a known option (see --help)');
+        if (flag.kind === 'integer' && !/^\d+$/.test(value))
+          throw new ConfigError(name, 'must be an integer');
+        flags[flag.setting] = flag.kind === 'integer' ? Number(value) : value;
+      }
+    } else words.push(arg);
+  }
+  const command = words[0] === 'keys' ? (words[1] === undefined ? 'keys' : `keys ${words[1]}`) : words[0];
+  const positionals = words.slice(command?.includes(' ') ? 2 : 1);
+  return { command, positionals, flags, config, help, version };
+}
+
+/** `--help` text. */
+export const USAGE = `Usage: gatehouse-issuer <command> [options]
+
+Commands:
+  start              Start the issuer. On first start it creates the database, the signing key and an
+                     administrator application, and prints the administrator's client id and secret once.
+  migrate            Apply database migrations and exit.
+  seed <file.json>   Load resources, roles, users and applications from a JSON file (idempotent).
+  keys rotate        Rotate the signing key; the previous key stays published for keys.gracePeriod.
+
+Options:
+  -c, --config <file>     JSON config file (default ./gatehouse-issuer.json when present; env GATEHOUSE_CONFIG)
+      --base-url <url>    Public URL, e.g. http://localhost:3001 (env GATEHOUSE_BASE_URL)
+      --port <n>          Port to listen on, default 3001 (env GATEHOUSE_PORT)
+      --host <host>       Interface to bind, default 127.0.0.1 (env GATEHOUSE_HOST)
+      --data-dir <dir>    Directory of the SQLite database, default ./.data (env GATEHOUSE_DATA_DIR)
+      --database <path>   SQLite file or :memory: (env GATEHOUSE_DATABASE)
+      --log-level <lvl>   fatal|error|warn|info|debug|trace|silent (env GATEHOUSE_LOG_LEVEL)
+  -h, --help              Show this help.
+  -v, --version           Show the version.
+
+Environment only: GATEHOUSE_ADMIN_CLIENT_ID and GATEHOUSE_ADMIN_CLIENT_SECRET fix the administrator
+credentials; GATEHOUSE_TRUST_PROXY=true trusts X-Forwarded-* headers; GATEHOUSE_KEY_ALGORITHM picks
+RS256 (default), PS256, ES256 or EdDSA for new keys.
+Logs are JSON lines on standard output; messages for people (banner, credentials) go to standard error.`;

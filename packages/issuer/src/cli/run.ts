@@ -1,0 +1,78 @@
+/**
+ * Dispatch a command line to its command. Used by the `gatehouse-issuer` binary and by tests.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { ConfigError } from '../errors.js';
+import type { Issuer } from '../server.js';
+import { parseArgs, USAGE } from './args.js';
+import { keysRotate } from './commands/keys-rotate.js';
+import { migrate } from './commands/migrate.js';
+import { seedCommand } from './commands/seed.js';
+import { start } from './commands/start.js';
+import type { CliIo } from './io.js';
+
+/** Outcome of one CLI run: an exit code, and the running issuer for `start`. */
+export interface CliResult {
+  readonly code: number;
+  readonly issuer?: Issuer | undefined;
+}
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
+    return pkg.version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * Run the CLI. Configuration errors print a message naming the setting and exit with 2.
+ *
+ * @example
+ * ```ts
+ * const { code } = await runCli(['migrate', '--data-dir', './.data'], { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+ * ```
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<CliResult> {
+  try {
+    const args = parseArgs(argv);
+    if (args.version) {
+      io.stdout.write(`${version()}\n`);
+      return { code: 0 };
+    }
+    if (args.help || args.command === undefined) {
+      io.stderr.write(`${USAGE}\n`);
+      return { code: args.help ? 0 : 2 };
+    }
+    switch (args.command) {
+      case 'start':
+        return { code: 0, issuer: await start(args, io) };
+      case 'migrate':
+        await migrate(args, io);
+        return { code: 0 };
+      case 'seed':
+        await seedCommand(args, io);
+        return { code: 0 };
+      case 'keys rotate':
+        await keysRotate(args, io);
+        return { code: 0 };
+      default:
+        io.stderr.write(`Unknown command "${args.command}".\n\n${USAGE}\n`);
+        return { code: 2 };
+    }
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      io.stderr.write(`Configuration error: ${err.message}\n`);
+      return { code: 2 };
+    }
+    const issues = (err as { issues?: Array<{ path: string; message: string }> }).issues;
+    io.stderr.write(`Error: ${(err as Error).message}\n`);
+    for (const issue of issues ?? []) io.stderr.write(`  ${issue.path}: ${issue.message}\n`);
+    return { code: 1 };
+  }
+}

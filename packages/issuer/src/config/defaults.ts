@@ -1,0 +1,106 @@
+/**
+ * The one frozen {@link DEFAULTS} object of `@gatehouse/issuer`. Every default the issuer applies is here,
+ * with its unit and the reason for the value; `resolveConfig()` in `schema.ts` is the only place that
+ * merges it with user configuration.
+ *
+ * @module
+ */
+
+/** Signing algorithms the issuer can generate keys for. `RS256` is what every OpenID Connect relying party supports. */
+export const SIGNING_ALGORITHMS = Object.freeze(['RS256', 'PS256', 'ES256', 'EdDSA'] as const);
+
+/** One of {@link SIGNING_ALGORITHMS}. */
+export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
+
+/** Standard OpenID Connect scopes the issuer knows. Every other scope belongs to an API resource. */
+export const OIDC_SCOPES: ReadonlySet<string> = Object.freeze(
+  new Set(['openid', 'offline_access', 'profile', 'email']),
+);
+
+/** Log levels accepted by `log.level`. */
+export const LOG_LEVELS = Object.freeze([
+  'fatal',
+  'error',
+  'warn',
+  'info',
+  'debug',
+  'trace',
+  'silent',
+] as const);
+
+/** One of {@link LOG_LEVELS}. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * Default value of every setting.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULTS } from '@gatehouse/issuer';
+ * console.log(DEFAULTS.port); // 3001
+ * ```
+ */
+export const DEFAULTS = Object.freeze({
+  /** TCP port `listen()` binds when none is given. */
+  port: 3001,
+  /** Interface `listen()` binds: loopback only, so a development issuer is not exposed by accident. */
+  host: '127.0.0.1',
+  /** Directory holding the SQLite file (ignored by git). */
+  dataDir: './.data',
+  /** SQLite file name inside `dataDir`. */
+  databaseFile: 'issuer.sqlite',
+  /** Trust `X-Forwarded-*` headers (set behind a TLS-terminating proxy). */
+  trustProxy: false,
+  log: Object.freeze({
+    /** pino level. */
+    level: 'info' as LogLevel,
+  }),
+  keys: Object.freeze({
+    /** Algorithm of generated signing keys. RS256 is mandatory-to-implement for OpenID Connect ID tokens. */
+    algorithm: 'RS256' as SigningAlgorithm,
+    /** RSA modulus length in bits for RS256/PS256 keys. */
+    rsaModulusLength: 2048,
+    /**
+     * Seconds a rotated-out key stays in the JWKS (24 h): longer than the longest default access-token
+     * lifetime (1 h) plus a resource server's JWKS cache age (10 min in @gatehouse/core).
+     */
+    gracePeriod: 86_400,
+    /** Seconds between checks for keys rotated by another process (e.g. `gatehouse-issuer keys rotate`). 0 disables. */
+    reloadInterval: 60,
+  }),
+  /** Lifetimes in seconds. */
+  ttl: Object.freeze({
+    /** Default `accessTokenTtl` of new API resources, and the lifetime of userinfo (opaque) access tokens. */
+    accessToken: 3_600,
+    /** Authorization codes: 60 s, short because they are redeemed immediately (catalogue B35). */
+    authorizationCode: 60,
+    /** ID tokens. */
+    idToken: 3_600,
+    /** Refresh tokens (14 days); rotated on every use. */
+    refreshToken: 1_209_600,
+    /** Sign-in sessions (14 days). */
+    session: 1_209_600,
+    /** Grants (14 days). */
+    grant: 1_209_600,
+    /** An unfinished sign-in interaction (1 h). */
+    interaction: 3_600,
+  }),
+  http: Object.freeze({
+    /** Largest Management API request body in bytes (100 KiB; bodies are small JSON documents, 1 MB gets 413). */
+    maxBodyBytes: 102_400,
+    /** Deepest JSON nesting accepted in a Management API body; checked before parsing. */
+    maxJsonDepth: 32,
+  }),
+  passwords: Object.freeze({
+    /** scrypt cost parameter N (2^14: about 16 MiB and tens of milliseconds per hash). */
+    scryptCost: 16_384,
+    /** Shortest password accepted by the Management API. */
+    minLength: 8,
+  }),
+  management: Object.freeze({
+    /** Default page size of list endpoints. */
+    pageSize: 20,
+    /** Largest page size a client may ask for. */
+    maxPageSize: 100,
+  }),
+});

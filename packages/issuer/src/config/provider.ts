@@ -1,0 +1,266 @@
+/**
+ * `ResolvedConfig` → oidc-provider `Configuration`, and the construction of the `Provider`. This is
+ * the only file that uses oidc-provider's configuration keys and client metadata names.
+ *
+ * Security defaults set here: PKCE (S256) required for every client; only `code` responses;
+ * `client_secret_basic`, `client_secret_post` and `none` client authentication, with client secrets
+ * stored as SHA-256 digests and compared by digest in constant time; HMAC algorithms disabled (they
+ * would need the plain secret); refresh tokens rotated on every use; a replayed code or refresh token
+ * revokes its grant; development interactions off.
+ *
+ * @module
+ */
+import Provider, {
+  type Account,
+  type AdapterPayload,
+  type ClientMetadata,
+  type Configuration,
+  type KoaContextWithOIDC,
+} from 'oidc-provider';
+import type { Logger } from 'pino';
+import { defaultResource, resourceServerInfo } from '../grants/resources.js';
+import { PAGE_HEADERS } from '../interactions/views/layout.js';
+import { renderError, renderLoggedOut, renderLogout } from '../interactions/views/message.js';
+import { verifySecret } from '../internal/secrets.js';
+import type { KeySet } from '../keys.js';
+import { createAdapter } from '../storage/adapter.js';
+import type { ApplicationRecord, Store } from '../storage/store.js';
+import { OIDC_SCOPES } from './defaults.js';
+import type { ResolvedConfig } from './schema.js';
+
+/** Claims released per OpenID scope. */
+const CLAIMS = {
+  openid: ['sub'],
+  profile: ['preferred_username', 'updated_at'],
+  email: ['email', 'email_verified'],
+};
+
+/** Grant types per application type. */
+const GRANT_TYPES: Readonly<Record<ApplicationRecord['type'], string[]>> = {
+  SPA: ['authorization_code', 'refresh_token'],
+  Native: ['authorization_code', 'refresh_token'],
+  Traditional: ['authorization_code', 'refresh_token'],
+  MachineToMachine: ['client_credentials'],
+};
+
+/**
+ * oidc-provider client metadata of an application. `client_secret` is the stored SHA-256 digest: the
+ * plain secret is never kept, and `compareClientSecret` is replaced to compare digests.
+ */
+export function toClientMetadata(app: ApplicationRecord, alg: string): ClientMetadata {
+  const interactive = app.type !== 'MachineToMachine';
+  const metadata: ClientMetadata = {
+    client_id: app.id,
+    client_name: app.name,
+    application_type: app.type === 'Native' ? 'native' : 'web',
+    grant_types: GRANT_TYPES[app.type],
+    response_types: interactive ? ['code'] : [],
+    redirect_uris: interactive ? [...app.redirectUris] : [],
+    post_logout_redirect_uris: interactive ? [...app.postLogoutRedirectUris] : [],
+    token_endpoint_auth_method: app.tokenEndpointAuthMethod,
+    id_token_signed_response_alg: alg as ClientMetadata['id_token_signed_response_alg'],
+  };
+  if (app.tokenEndpointAuthMethod !== 'none') metadata.client_secret = app.secretHash ?? '';
+  return metadata;
+}
+
+/** Everything the provider configuration needs. */
+export interface ProviderDeps {
+  readonly config: ResolvedConfig;
+  readonly store: Store;
+  readonly keys: KeySet;
+  readonly cookieKeys: readonly string[];
+  readonly log: Logger;
+}
+
+function setPageHeaders(ctx: KoaContextWithOIDC): void {
+  for (const [name, value] of Object.entries(PAGE_HEADERS)) ctx.set(name, value);
+}
+
+async function findAccount(store: Store, id: string): Promise<Account | undefined> {
+  const user = await store.users.get(id);
+  if (user === undefined || user.suspended) return undefined;
+  return {
+    accountId: user.id,
+    async claims() {
+      return {
+        sub: user.id,
+        preferred_username: user.username,
+        updated_at: user.updatedAt,
+        ...(user.email === null ? {} : { email: user.email, email_verified: false }),
+      };
+    },
+  };
+}
+
+/** Build the oidc-provider configuration. */
+export function buildConfiguration(deps: ProviderDeps): Configuration {
+  const { config, store, keys } = deps;
+  const alg = keys.signing[0]?.alg ?? config.keys.algorithm;
+  const findClient = async (id: string): Promise<AdapterPayload | undefined> => {
+    const app = await store.applications.get(id);
+    return app === undefined ? undefined : (toClientMetadata(app, alg) as AdapterPayload);
+  };
+  return {
+    adapter: createAdapter(store, findClient),
+    findAccount: (_ctx, sub) => findAccount(store, sub),
+    jwks: { keys: keys.signing.map((jwk) => ({ ...jwk })) as NonNullable<Configuration['jwks']>['keys'] },
+    cookies: {
+      keys: [...deps.cookieKeys],
+      long: { httpOnly: true, sameSite: 'lax', signed: true },
+      short: { httpOnly: true, sameSite: 'lax', signed: true },
+    },
+    claims: CLAIMS,
+    scopes: [...OIDC_SCOPES],
+    responseTypes: ['code'],
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    clientDefaults: {
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      id_token_signed_response_alg: alg as ClientMetadata['id_token_signed_response_alg'],
+    },
+    enabledJWA: {
+      idTokenSigningAlgValues: [alg],
+      userinfoSigningAlgValues: [alg],
+      introspectionSigningAlgValues: [alg],
+      authorizationSigningAlgValues: [alg],
+      clientAuthSigningAlgValues: [],
+      requestObjectSigningAlgValues: [],
+    } as Configuration['enabledJWA'],
+    allowOmittingSingleRegisteredRedirectUri: false,
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) =>
+          client.clientAuthMethod !== 'none' || token.clientId === client.clientId,
+      },
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx, form) => {
+          setPageHeaders(ctx);
+          ctx.body = renderLogout(form, ctx.host);
+        },
+        postLogoutSuccessSource: async (ctx) => {
+          setPageHeaders(ctx);
+          ctx.body = renderLoggedOut(ctx.oidc.client?.clientName);
+        },
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async (ctx, _client, oneOf) => defaultResource(ctx, oneOf),
+        getResourceServerInfo: (ctx, indicator, client) => resourceServerInfo(store, ctx, indicator, client),
+        useGrantedResource: async () => false,
+      },
+    },
+    interactions: {
+      url: async (_ctx, interaction) => `${config.basePath}/interaction/${interaction.uid}`,
+    },
+    issueRefreshToken: async (_ctx, client, code) =>
+      client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
+    rotateRefreshToken: true,
+    revokeGrantPolicy: (ctx) =>
+      !(ctx.oidc.route === 'revocation' && ctx.oidc.entities.AccessToken !== undefined),
+    ttl: {
+      AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? config.ttl.accessToken,
+      ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? config.ttl.accessToken,
+      AuthorizationCode: config.ttl.authorizationCode,
+      IdToken: config.ttl.idToken,
+      RefreshToken: config.ttl.refreshToken,
+      Session: config.ttl.session,
+      Grant: config.ttl.grant,
+      Interaction: config.ttl.interaction,
+    },
+    renderError: async (ctx, out) => {
+      setPageHeaders(ctx);
+      ctx.body = renderError(
+        String(out.error),
+        out.error_description === undefined ? undefined : String(out.error_description),
+      );
+    },
+  };
+}
+
+/** OAuth errors worth a log line, by provider event name. Values are never logged, only codes. */
+const ERROR_EVENTS = [
+  'authorization.error',
+  'grant.error',
+  'introspection.error',
+  'revocation.error',
+  'userinfo.error',
+  'end_session.error',
+  'backchannel.error',
+  'jwks.error',
+  'discovery.error',
+] as const;
+
+interface OAuthErrorLike {
+  error?: unknown;
+  error_description?: unknown;
+  status?: unknown;
+}
+
+/**
+ * Construct the provider: configuration, hashed-secret comparison, proxy trust and event logging.
+ *
+ * @example
+ * ```ts
+ * const provider = createProvider({ config, store, keys, cookieKeys, log });
+ * http.createServer(provider.callback());
+ * ```
+ */
+export function createProvider(deps: ProviderDeps): Provider {
+  const provider = new Provider(deps.config.issuer, buildConfiguration(deps));
+  provider.proxy = deps.config.trustProxy;
+  // Secrets are stored as SHA-256 digests: compare the digest of the presented secret (catalogue B49, B50).
+  provider.Client.prototype.compareClientSecret = async function compareClientSecret(
+    this: { clientSecret?: string },
+    actual: string,
+  ) {
+    return typeof actual === 'string' && verifySecret(actual, this.clientSecret ?? '');
+  };
+  // RFC 6749 §5.2: a client not allowed a grant type gets unauthorized_client (oidc-provider says invalid_request).
+  provider.use(async (ctx, next) => {
+    await next();
+    const body = ctx.body as { error?: unknown; error_description?: unknown } | undefined;
+    if (
+      ctx.oidc?.route === 'token' &&
+      ctx.status === 400 &&
+      body?.error === 'invalid_request' &&
+      body.error_description === 'requested grant type is not allowed for this client'
+    ) {
+      ctx.body = { ...body, error: 'unauthorized_client' };
+    }
+  });
+  const log = deps.log;
+  const on = provider.on.bind(provider) as (event: string, listener: (...args: never[]) => void) => unknown;
+  for (const event of ERROR_EVENTS) {
+    on(event, (_ctx: unknown, err: OAuthErrorLike) => {
+      log.info(
+        { event, error: err.error, description: err.error_description, status: err.status },
+        'oauth error',
+      );
+    });
+  }
+  on('server_error', (_ctx: unknown, err: Error) => {
+    log.error(
+      { event: 'server_error', err: { type: err.name, message: err.message, stack: err.stack } },
+      'oidc-provider error',
+    );
+  });
+  on('grant.success', (ctx: KoaContextWithOIDC) => {
+    log.info(
+      { event: 'grant.success', grantType: ctx.oidc.params?.grant_type, clientId: ctx.oidc.client?.clientId },
+      'token issued',
+    );
+  });
+  return provider;
+}

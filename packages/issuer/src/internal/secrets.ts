@@ -1,0 +1,78 @@
+/**
+ * Client secrets and user passwords.
+ *
+ * Client secrets are 256-bit random values shown once; only their SHA-256 digest is stored, and a
+ * presented secret is compared by digest with `timingSafeEqual` (fixed 32-byte inputs). Passwords are
+ * hashed with scrypt and a per-password salt.
+ *
+ * @module
+ */
+import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+
+/** A new client secret: 32 random bytes, base64url (43 characters). */
+export function generateSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** SHA-256 digest of a client secret, hex (64 characters). */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/** Compare a presented secret with a stored digest in constant time. */
+export function verifySecret(presented: string, storedDigest: string): boolean {
+  const actual = createHash('sha256').update(presented, 'utf8').digest();
+  const expected = Buffer.alloc(32);
+  // A malformed stored digest decodes short and never matches; the comparison still runs over 32 bytes.
+  const decoded = /^[0-9a-f]{64}$/.test(storedDigest) ? Buffer.from(storedDigest, 'hex') : Buffer.alloc(0);
+  decoded.copy(expected);
+  return timingSafeEqual(actual, expected) && decoded.length === 32;
+}
+
+const KEY_LENGTH = 32;
+
+function derive(password: string, salt: Buffer, cost: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(
+      password.normalize('NFC'),
+      salt,
+      KEY_LENGTH,
+      { N: cost, r: 8, p: 1, maxmem: 256 * cost * 8 },
+      (err, key) => (err ? reject(err) : resolve(key)),
+    );
+  });
+}
+
+/** Hash a password: `scrypt$<N>$<salt b64url>$<hash b64url>`. */
+export async function hashPassword(password: string, cost: number): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, cost);
+  return `scrypt$${cost}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+}
+
+/** Verify a password against {@link hashPassword} output, in constant time. Unknown formats never match. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, costText, saltText, keyText] = stored.split('$');
+  const cost = Number(costText);
+  if (
+    scheme !== 'scrypt' ||
+    !Number.isInteger(cost) ||
+    cost < 2 ||
+    saltText === undefined ||
+    keyText === undefined
+  )
+    return false;
+  const expected = Buffer.from(keyText, 'base64url');
+  if (expected.length !== KEY_LENGTH) return false;
+  const actual = await derive(password, Buffer.from(saltText, 'base64url'), cost);
+  return timingSafeEqual(actual, expected);
+}
+
+/**
+ * Burn the same time as a real verification, for sign-ins with an unknown username, so response time
+ * does not reveal which accounts exist.
+ */
+export async function dummyPasswordCheck(password: string, cost: number): Promise<false> {
+  await derive(password, Buffer.alloc(16), cost);
+  return false;
+}

@@ -1,0 +1,53 @@
+/**
+ * `/api/signing-keys`: list the signing keys (public information only) and rotate them.
+ *
+ * @module
+ */
+import { describeKey } from '../keys.js';
+import type { SigningKeyRecord } from '../storage/store.js';
+import { defineRoute, iso, isoOrNull, type ManagementDeps, type RouteDef } from './router.js';
+
+/** API view of a signing key: never the private part. */
+export function presentKey(key: SigningKeyRecord) {
+  const info = describeKey(key);
+  return {
+    ...info,
+    createdAt: iso(info.createdAt),
+    retiredAt: isoOrNull(info.retiredAt),
+    expiresAt: isoOrNull(info.expiresAt),
+  };
+}
+
+/** The signing-key routes. */
+export function keyRoutes(deps: ManagementDeps): RouteDef[] {
+  const { store, schemas } = deps;
+  const tag = 'Signing keys';
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/signing-keys',
+      summary: 'List signing keys',
+      tag,
+      scopes: ['keys:read', 'keys:write'],
+      success: {
+        status: 200,
+        schema: schemas.signingKeyList,
+        description: 'Active and retired keys, newest first',
+      },
+      handler: async () => ({ status: 200, body: { items: (await store.keys.list()).map(presentKey) } }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/signing-keys/rotate',
+      summary: 'Rotate the signing key',
+      tag,
+      scopes: ['keys:write'],
+      success: {
+        status: 201,
+        schema: schemas.signingKey,
+        description: 'The new active key; the previous one stays in the JWKS for the grace period',
+      },
+      handler: async () => ({ status: 201, body: presentKey(await deps.rotateKeys()) }),
+    }),
+  ];
+}

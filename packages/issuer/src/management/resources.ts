@@ -1,0 +1,189 @@
+/**
+ * `/api/resources`: API resources (resource indicator, access-token lifetime) and their scopes. The
+ * Management API's own resource is built in: it cannot be deleted, re-pointed or have its scopes changed.
+ *
+ * @module
+ */
+import { ConflictError, NotFoundError } from '../errors.js';
+import { newId } from '../internal/ids.js';
+import type { ResourceRecord, ScopeRecord } from '../storage/store.js';
+import { defineRoute, found, iso, type ManagementDeps, type RouteDef } from './router.js';
+import { pageQuery } from './schemas.js';
+
+/** API view of a resource. */
+export function presentResource(resource: ResourceRecord) {
+  return {
+    id: resource.id,
+    name: resource.name,
+    indicator: resource.indicator,
+    accessTokenTtl: resource.accessTokenTtl,
+    system: resource.system,
+    createdAt: iso(resource.createdAt),
+    updatedAt: iso(resource.updatedAt),
+  };
+}
+
+/** API view of a scope. */
+export function presentScope(scope: ScopeRecord) {
+  return {
+    id: scope.id,
+    resourceId: scope.resourceId,
+    name: scope.name,
+    description: scope.description,
+    createdAt: iso(scope.createdAt),
+  };
+}
+
+/** The resource routes. */
+export function resourceRoutes(deps: ManagementDeps): RouteDef[] {
+  const { store, schemas } = deps;
+  const read = ['resources:read', 'resources:write'];
+  const write = ['resources:write'];
+  const tag = 'Resources';
+  const load = async (id: string) => found(await store.resources.get(id), 'Resource');
+  const editable = async (id: string) => {
+    const resource = await load(id);
+    if (resource.system)
+      throw new ConflictError('The Management API resource is built in and cannot be changed this way');
+    return resource;
+  };
+
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/resources',
+      summary: 'List API resources',
+      tag,
+      scopes: read,
+      query: pageQuery,
+      success: { status: 200, schema: schemas.resourcesPage, description: 'A page of resources' },
+      handler: async ({ query }) => {
+        const page = await store.resources.list(query);
+        return { status: 200, body: { ...page, items: page.items.map(presentResource) } };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/resources',
+      summary: 'Create an API resource',
+      tag,
+      scopes: write,
+      body: schemas.createResource,
+      success: { status: 201, schema: schemas.resource, description: 'The new resource' },
+      handler: async ({ body }) => {
+        const resource = await store.resources.create(
+          {
+            id: newId('resource'),
+            name: body.name,
+            indicator: body.indicator,
+            accessTokenTtl: body.accessTokenTtl ?? deps.config.ttl.accessToken,
+          },
+          deps.now(),
+        );
+        return {
+          status: 201,
+          body: presentResource(resource),
+          headers: { location: `${deps.config.managementAudience}/resources/${resource.id}` },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/resources/{id}',
+      summary: 'Get an API resource',
+      tag,
+      scopes: read,
+      success: { status: 200, schema: schemas.resource, description: 'The resource' },
+      handler: async ({ params }) => ({ status: 200, body: presentResource(await load(params.id!)) }),
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: '/resources/{id}',
+      summary: 'Update an API resource',
+      tag,
+      scopes: write,
+      body: schemas.updateResource,
+      success: { status: 200, schema: schemas.resource, description: 'The updated resource' },
+      handler: async ({ params, body }) => {
+        const resource = found(await store.resources.update(params.id!, body, deps.now()), 'Resource');
+        return { status: 200, body: presentResource(resource) };
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/resources/{id}',
+      summary: 'Delete an API resource and its scopes',
+      tag,
+      scopes: write,
+      success: { status: 204, description: 'Deleted' },
+      handler: async ({ params }) => {
+        await editable(params.id!);
+        await store.resources.delete(params.id!);
+        return { status: 204 };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/resources/{id}/scopes',
+      summary: "List a resource's scopes",
+      tag,
+      scopes: read,
+      success: { status: 200, schema: schemas.scopeList, description: 'The scopes' },
+      handler: async ({ params }) => {
+        await load(params.id!);
+        return {
+          status: 200,
+          body: { items: (await store.resources.listScopes(params.id!)).map(presentScope) },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/resources/{id}/scopes',
+      summary: 'Add a scope to a resource',
+      tag,
+      scopes: write,
+      body: schemas.createScope,
+      success: { status: 201, schema: schemas.scope, description: 'The new scope' },
+      handler: async ({ params, body }) => {
+        const resource = await editable(params.id!);
+        const scope = await store.resources.createScope(
+          { id: newId('scope'), resourceId: resource.id, name: body.name, description: body.description },
+          deps.now(),
+        );
+        return { status: 201, body: presentScope(scope) };
+      },
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: '/resources/{id}/scopes/{scopeId}',
+      summary: "Change a scope's description",
+      tag,
+      scopes: write,
+      body: schemas.updateScope,
+      success: { status: 200, schema: schemas.scope, description: 'The updated scope' },
+      handler: async ({ params, body }) => {
+        await load(params.id!);
+        const scope = found(
+          await store.resources.updateScope(params.id!, params.scopeId!, body.description),
+          'Scope',
+        );
+        return { status: 200, body: presentScope(scope) };
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/resources/{id}/scopes/{scopeId}',
+      summary: 'Delete a scope (and remove it from every role)',
+      tag,
+      scopes: write,
+      success: { status: 204, description: 'Deleted' },
+      handler: async ({ params }) => {
+        await editable(params.id!);
+        if (!(await store.resources.deleteScope(params.id!, params.scopeId!)))
+          throw new NotFoundError('Scope not found');
+        return { status: 204 };
+      },
+    }),
+  ];
+}

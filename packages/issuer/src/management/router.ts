@@ -1,0 +1,303 @@
+/**
+ * The Management API under `{baseUrl}/api`: one table of routes (method, path, required scopes,
+ * schemas, handler) drives dispatch, validation and the OpenAPI document.
+ *
+ * Every request except `GET /api/openapi.json` needs `Authorization: Bearer <token>` verified by
+ * `@gatehouse/core` (issuer `{baseUrl}/oidc`, audience `{baseUrl}/api`, RFC 9068 strict profile). A
+ * token carrying `act` is refused (403); it must be a machine-to-machine token (`sub` = `client_id` of
+ * an M2M application, else 403); and it must hold `all` or one of the route's scopes (else 403
+ * `insufficient_scope`). Authentication happens before the body is read.
+ *
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type AuthInfo, isAuthError, type Verifier } from '@gatehouse/core';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { ResolvedConfig } from '../config/schema.js';
+import {
+  AccessDeniedError,
+  ConflictError,
+  ManagementError,
+  MethodNotAllowedError,
+  NotFoundError,
+  StoreConflictError,
+  ValidationError,
+  type ValidationIssue,
+} from '../errors.js';
+import { readJson, sendEmpty, sendJson } from '../internal/http.js';
+import type { ApplicationRecord, SigningKeyRecord, Store } from '../storage/store.js';
+import type { Schemas } from './schemas.js';
+
+/** HTTP methods used by the Management API. */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a handler receives. */
+export interface RouteContext<B, Q> {
+  readonly params: Readonly<Record<string, string>>;
+  readonly body: B;
+  readonly query: Q;
+  /** The verified caller. */
+  readonly auth: AuthInfo;
+}
+
+/** What a handler returns. */
+export interface RouteResult {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** One route. `path` uses OpenAPI templates: `/users/{id}`. */
+export interface RouteDef {
+  readonly method: Method;
+  readonly path: string;
+  readonly summary: string;
+  readonly tag: string;
+  /** Any one of these scopes (or `all`) is enough. */
+  readonly scopes: readonly string[];
+  readonly body?: z.ZodType | undefined;
+  readonly query?: z.ZodType | undefined;
+  /** Success status and schema, for the OpenAPI document. */
+  readonly success: {
+    readonly status: number;
+    readonly schema?: z.ZodType | undefined;
+    readonly description: string;
+  };
+  handler(ctx: RouteContext<unknown, unknown>): Promise<RouteResult>;
+}
+
+/**
+ * Declare a route with typed body and query.
+ *
+ * @example
+ * ```ts
+ * defineRoute({
+ *   method: 'GET', path: '/users/{id}', summary: 'Get a user', tag: 'Users', scopes: ['users:read'],
+ *   success: { status: 200, schema: schemas.user, description: 'The user' },
+ *   handler: async ({ params }) => ({ status: 200, body: await load(params.id) }),
+ * });
+ * ```
+ */
+export function defineRoute<
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+>(
+  def: Omit<RouteDef, 'handler' | 'body' | 'query'> & {
+    body?: B;
+    query?: Q;
+    handler(
+      ctx: RouteContext<
+        B extends z.ZodType ? z.output<B> : undefined,
+        Q extends z.ZodType ? z.output<Q> : undefined
+      >,
+    ): Promise<RouteResult>;
+  },
+): RouteDef {
+  return def as RouteDef;
+}
+
+/** Everything route handlers may use. */
+export interface ManagementDeps {
+  readonly config: ResolvedConfig;
+  readonly store: Store;
+  readonly log: Logger;
+  readonly schemas: Schemas;
+  /** Current time in epoch seconds (tests may fake it). */
+  readonly now: () => number;
+  /** Rotate the signing key and reload the provider. */
+  readonly rotateKeys: () => Promise<SigningKeyRecord>;
+  /** oidc-provider's own client-metadata validation of an application; throws a `ValidationError`. */
+  readonly validateApplication: (app: ApplicationRecord) => Promise<void>;
+}
+
+/** Maximum length of a path parameter; longer ids cannot exist (catalogue B44). */
+const MAX_PARAM_LENGTH = 200;
+
+interface CompiledRoute {
+  readonly def: RouteDef;
+  readonly pattern: RegExp;
+  readonly names: readonly string[];
+}
+
+function compile(def: RouteDef): CompiledRoute {
+  const names: string[] = [];
+  const source = def.path
+    .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+    .replace(/\\?\{(\w+)\\?\}/g, (_, name: string) => {
+      names.push(name);
+      return '([^/]+)';
+    });
+  return { def, pattern: new RegExp(`^${source}$`), names };
+}
+
+/** Convert schema issues into {@link ValidationIssue}s without echoing values. */
+export function toIssues(where: string, error: z.ZodError): ValidationIssue[] {
+  return error.issues.slice(0, 20).map((issue) => {
+    const path = [where, ...issue.path.map(String)].join('.');
+    if (issue.code === 'unrecognized_keys') {
+      const keys = issue.keys.slice(0, 5).map((key) => JSON.stringify(key.slice(0, 64)));
+      return { path, message: `unknown field${issue.keys.length > 1 ? 's' : ''}: ${keys.join(', ')}` };
+    }
+    return { path, message: issue.message };
+  });
+}
+
+function parse<T>(schema: z.ZodType | undefined, value: unknown, where: string): T {
+  if (schema === undefined) {
+    if (
+      value !== undefined &&
+      !(typeof value === 'object' && value !== null && Object.keys(value).length === 0)
+    ) {
+      throw new ValidationError(`This route takes no ${where}`);
+    }
+    return undefined as T;
+  }
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ValidationError(`Invalid ${where}`, toIssues(where, result.error));
+  return result.data as T;
+}
+
+/** The options of {@link createManagementRouter}. */
+export interface ManagementRouterOptions {
+  readonly deps: ManagementDeps;
+  readonly routes: readonly RouteDef[];
+  /** The current verifier (rebuilt when keys rotate). */
+  readonly verifier: () => Verifier;
+  /** The OpenAPI document, served at `/api/openapi.json`. */
+  readonly openapi: () => unknown;
+}
+
+/**
+ * Build the Management API handler. It answers paths under `/api` (base path removed) and resolves to
+ * `false` for anything else.
+ */
+export function createManagementRouter(options: ManagementRouterOptions) {
+  const { deps } = options;
+  const compiled = options.routes.map(compile);
+
+  async function authenticate(req: IncomingMessage, route: RouteDef): Promise<AuthInfo> {
+    const verifier = options.verifier();
+    const info = await verifier.authenticate(req, { allowDelegation: false });
+    const clientId = info.clientId;
+    const app =
+      clientId === undefined || info.subject !== clientId
+        ? undefined
+        : await deps.store.applications.get(clientId);
+    if (app?.type !== 'MachineToMachine') {
+      throw new AccessDeniedError('The Management API accepts machine-to-machine application tokens only');
+    }
+    verifier.authorize(info, { scopes: ['all', ...route.scopes], scopeMode: 'any' });
+    return info;
+  }
+
+  async function run(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: CompiledRoute,
+    match: RegExpExecArray,
+    url: URL,
+  ) {
+    const auth = await authenticate(req, route.def);
+    const params: Record<string, string> = {};
+    for (const [index, name] of route.names.entries()) {
+      let value: string;
+      try {
+        value = decodeURIComponent(match[index + 1]!);
+      } catch {
+        throw new ValidationError('Malformed path parameter', [
+          { path: `params.${name}`, message: 'is not valid percent-encoding' },
+        ]);
+      }
+      if (value.length > MAX_PARAM_LENGTH || value.includes('\0')) throw new NotFoundError('Not found');
+      params[name] = value;
+    }
+    const rawQuery: Record<string, string> = {};
+    for (const [key, value] of url.searchParams) {
+      if (key in rawQuery)
+        throw new ValidationError('Invalid query', [
+          { path: `query.${key.slice(0, 64)}`, message: 'is repeated' },
+        ]);
+      rawQuery[key] = value;
+    }
+    const query = parse(route.def.query, rawQuery, 'query');
+    const rawBody =
+      route.def.body === undefined
+        ? undefined
+        : await readJson(req, deps.config.http.maxBodyBytes, deps.config.http.maxJsonDepth);
+    const body = route.def.body === undefined ? undefined : parse(route.def.body, rawBody, 'body');
+    const result = await route.def.handler({ params, body, query, auth });
+    if (result.body === undefined) sendEmpty(res, result.status, { ...result.headers });
+    else sendJson(res, result.status, result.body, { ...result.headers });
+  }
+
+  function sendError(res: ServerResponse, err: unknown): void {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (isAuthError(err)) {
+      sendJson(
+        res,
+        err.status,
+        { code: err.code ?? 'unauthorized', message: err.description },
+        { ...err.headers },
+      );
+      return;
+    }
+    const error =
+      err instanceof StoreConflictError ? new ConflictError(`${err.field} is already taken`) : err;
+    if (error instanceof ManagementError) {
+      const headers: Record<string, string> = {};
+      if (error instanceof MethodNotAllowedError) headers.allow = error.allow.join(', ');
+      if (error.status === 413) headers.connection = 'close';
+      sendJson(res, error.status, error.toJSON(), headers);
+      return;
+    }
+    deps.log.error(
+      { event: 'management.error', err: { type: (err as Error)?.name, message: (err as Error)?.message } },
+      'management error',
+    );
+    sendJson(res, 500, { code: 'internal_error', message: 'Internal error' });
+  }
+
+  /** Handle `path` (base path removed) if it is under `/api`. */
+  return async function handleManagement(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    url: URL,
+  ): Promise<boolean> {
+    if (path !== '/api' && !path.startsWith('/api/')) return false;
+    const sub = path.slice('/api'.length) || '/';
+    try {
+      if (sub === '/openapi.json') {
+        if (req.method !== 'GET' && req.method !== 'HEAD') throw new MethodNotAllowedError(['GET', 'HEAD']);
+        sendJson(res, 200, options.openapi(), { 'cache-control': 'public, max-age=300' });
+        return true;
+      }
+      const matching = compiled
+        .map((route) => [route, route.pattern.exec(sub)] as const)
+        .filter(([, match]) => match !== null);
+      if (matching.length === 0) throw new NotFoundError('Not found');
+      const found = matching.find(([route]) => route.def.method === req.method);
+      if (found === undefined) throw new MethodNotAllowedError(matching.map(([route]) => route.def.method));
+      await run(req, res, found[0], found[1]!, url);
+    } catch (err) {
+      sendError(res, err);
+    }
+    return true;
+  };
+}
+
+/** ISO 8601 from epoch seconds. */
+export const iso = (seconds: number): string => new Date(seconds * 1000).toISOString();
+
+/** ISO 8601 or `null`. */
+export const isoOrNull = (seconds: number | null): string | null => (seconds === null ? null : iso(seconds));
+
+/** Throw a 404 unless `value` is defined. */
+export function found<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new NotFoundError(`${what} not found`);
+  return value;
+}

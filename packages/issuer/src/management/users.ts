@@ -1,0 +1,222 @@
+/**
+ * `/api/users`: users, their passwords, suspension and role assignment.
+ *
+ * @module
+ */
+import { NotFoundError, ValidationError } from '../errors.js';
+import { newId } from '../internal/ids.js';
+import { hashPassword } from '../internal/secrets.js';
+import type { RoleRecord, UserRecord } from '../storage/store.js';
+import { defineRoute, found, iso, type ManagementDeps, type RouteDef } from './router.js';
+import { pageQuery } from './schemas.js';
+
+/** API view of a user (never the password hash). */
+export function presentUser(user: UserRecord) {
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    suspended: user.suspended,
+    customData: user.customData,
+    createdAt: iso(user.createdAt),
+    updatedAt: iso(user.updatedAt),
+  };
+}
+
+/** API view of a role. */
+export function presentRole(role: RoleRecord) {
+  return {
+    id: role.id,
+    name: role.name,
+    description: role.description,
+    type: role.type,
+    system: role.system,
+    createdAt: iso(role.createdAt),
+    updatedAt: iso(role.updatedAt),
+  };
+}
+
+/** Load roles by id, all of `type`; unknown → 404, wrong type → 400. */
+export async function loadRoles(
+  deps: ManagementDeps,
+  roleIds: readonly string[],
+  type: RoleRecord['type'],
+): Promise<RoleRecord[]> {
+  const roles: RoleRecord[] = [];
+  for (const roleId of new Set(roleIds)) {
+    const role = await deps.store.roles.get(roleId);
+    if (role === undefined) throw new NotFoundError('Role not found');
+    if (role.type !== type) {
+      throw new ValidationError(`Only ${type} roles can be assigned here`, [
+        { path: 'body.roleIds', message: `contains a role that is not of type ${type}` },
+      ]);
+    }
+    roles.push(role);
+  }
+  return roles;
+}
+
+/** The user routes. */
+export function userRoutes(deps: ManagementDeps): RouteDef[] {
+  const { store, schemas } = deps;
+  const read = ['users:read', 'users:write'];
+  const write = ['users:write'];
+  const tag = 'Users';
+  const load = async (id: string) => found(await store.users.get(id), 'User');
+
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/users',
+      summary: 'List users',
+      tag,
+      scopes: read,
+      query: pageQuery,
+      success: { status: 200, schema: schemas.usersPage, description: 'A page of users' },
+      handler: async ({ query }) => {
+        const page = await store.users.list(query);
+        return { status: 200, body: { ...page, items: page.items.map(presentUser) } };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/users',
+      summary: 'Create a user',
+      tag,
+      scopes: write,
+      body: schemas.createUser,
+      success: { status: 201, schema: schemas.user, description: 'The new user' },
+      handler: async ({ body }) => {
+        const passwordHash =
+          body.password === undefined
+            ? null
+            : await hashPassword(body.password, deps.config.passwords.scryptCost);
+        const user = await store.users.create(
+          {
+            id: newId('user'),
+            username: body.username,
+            email: body.email ?? null,
+            passwordHash,
+            suspended: body.suspended,
+            customData: body.customData,
+          },
+          deps.now(),
+        );
+        return {
+          status: 201,
+          body: presentUser(user),
+          headers: { location: `${deps.config.managementAudience}/users/${user.id}` },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/users/{id}',
+      summary: 'Get a user',
+      tag,
+      scopes: read,
+      success: { status: 200, schema: schemas.user, description: 'The user' },
+      handler: async ({ params }) => ({ status: 200, body: presentUser(await load(params.id!)) }),
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: '/users/{id}',
+      summary: 'Update a user',
+      tag,
+      scopes: write,
+      body: schemas.updateUser,
+      success: { status: 200, schema: schemas.user, description: 'The updated user' },
+      handler: async ({ params, body }) => {
+        const user = found(await store.users.update(params.id!, body, deps.now()), 'User');
+        return { status: 200, body: presentUser(user) };
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/users/{id}',
+      summary: 'Delete a user',
+      tag,
+      scopes: write,
+      success: { status: 204, description: 'Deleted' },
+      handler: async ({ params }) => {
+        if (!(await store.users.delete(params.id!))) throw new NotFoundError('User not found');
+        return { status: 204 };
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/users/{id}/password',
+      summary: 'Set a user password',
+      tag,
+      scopes: write,
+      body: schemas.setPassword,
+      success: { status: 204, description: 'Password set' },
+      handler: async ({ params, body }) => {
+        await load(params.id!);
+        const passwordHash = await hashPassword(body.password, deps.config.passwords.scryptCost);
+        found(await store.users.update(params.id!, { passwordHash }, deps.now()), 'User');
+        return { status: 204 };
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/users/{id}/suspension',
+      summary: 'Suspend or reinstate a user',
+      tag,
+      scopes: write,
+      body: schemas.setSuspension,
+      success: { status: 200, schema: schemas.user, description: 'The user' },
+      handler: async ({ params, body }) => {
+        const user = found(
+          await store.users.update(params.id!, { suspended: body.suspended }, deps.now()),
+          'User',
+        );
+        return { status: 200, body: presentUser(user) };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/users/{id}/roles',
+      summary: "List a user's roles",
+      tag,
+      scopes: read,
+      success: { status: 200, schema: schemas.roleList, description: 'The roles' },
+      handler: async ({ params }) => {
+        await load(params.id!);
+        const roles = await store.roles.listFor({ userId: params.id! });
+        return { status: 200, body: { items: roles.map(presentRole) } };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/users/{id}/roles',
+      summary: 'Assign user roles',
+      tag,
+      scopes: write,
+      body: schemas.roleIds,
+      success: { status: 204, description: 'Assigned' },
+      handler: async ({ params, body }) => {
+        await load(params.id!);
+        const roles = await loadRoles(deps, body.roleIds, 'User');
+        await store.roles.assign(
+          { userId: params.id! },
+          roles.map((role) => role.id),
+        );
+        return { status: 204 };
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/users/{id}/roles/{roleId}',
+      summary: 'Remove a role from a user',
+      tag,
+      scopes: write,
+      success: { status: 204, description: 'Removed' },
+      handler: async ({ params }) => {
+        if (!(await store.roles.unassign({ userId: params.id! }, params.roleId!)))
+          throw new NotFoundError('Role assignment not found');
+        return { status: 204 };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,70 @@
+/** First-start bootstrap: management resource and role, administrator once, fixed credentials, base URL changes. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bootstrap } from '../src/bootstrap.js';
+import { resolveConfig } from '../src/config/schema.js';
+import { verifySecret } from '../src/internal/secrets.js';
+import { MANAGEMENT_SCOPES } from '../src/management/scopes.js';
+import { openSqliteStore } from '../src/storage/sqlite.js';
+import type { Store } from '../src/storage/store.js';
+
+let store: Store;
+beforeEach(async () => {
+  store = openSqliteStore(':memory:');
+  await store.migrate();
+});
+afterEach(() => store.close());
+
+describe('bootstrap', () => {
+  it('creates the administrator once; the secret is returned only then', async () => {
+    const config = resolveConfig({ baseUrl: 'http://localhost:3001' });
+    const first = await bootstrap(store, config, 1);
+    expect(first.created).toBe(true);
+    expect(first.adminClientSecret).toHaveLength(43);
+    const app = await store.applications.get(first.adminClientId);
+    expect(app?.type).toBe('MachineToMachine');
+    expect(verifySecret(first.adminClientSecret!, app!.secretHash!)).toBe(true);
+    expect(
+      await store.roles.grantedScopes({ applicationId: first.adminClientId }, 'http://localhost:3001/api'),
+    ).toEqual(['all']);
+    const resource = await store.resources.findByIndicator('http://localhost:3001/api');
+    expect(resource?.system).toBe(true);
+    expect((await store.resources.listScopes(resource!.id)).map((s) => s.name).sort()).toEqual(
+      MANAGEMENT_SCOPES.map((s) => s.name).sort(),
+    );
+
+    const second = await bootstrap(store, config, 2);
+    expect(second).toMatchObject({
+      created: false,
+      adminClientSecret: undefined,
+      adminClientId: first.adminClientId,
+    });
+    expect((await store.applications.list({ page: 1, pageSize: 10 })).total).toBe(1);
+  });
+
+  it('uses fixed credentials and re-syncs the secret when it changes', async () => {
+    const secret = 'x'.repeat(40);
+    const config = resolveConfig({
+      baseUrl: 'http://localhost:3001',
+      admin: { clientId: 'ci-admin', clientSecret: secret },
+    });
+    const first = await bootstrap(store, config, 1);
+    expect(first).toMatchObject({ adminClientId: 'ci-admin', created: true, adminClientSecret: undefined });
+    const changed = resolveConfig({
+      baseUrl: 'http://localhost:3001',
+      admin: { clientId: 'ci-admin', clientSecret: 'y'.repeat(40) },
+    });
+    await bootstrap(store, changed, 2);
+    expect(verifySecret('y'.repeat(40), (await store.applications.get('ci-admin'))!.secretHash!)).toBe(true);
+  });
+
+  it('moves the Management API audience when the base URL changes', async () => {
+    const first = await bootstrap(store, resolveConfig({ baseUrl: 'http://localhost:3001' }), 1);
+    await bootstrap(store, resolveConfig({ baseUrl: 'https://id.example.com' }), 2);
+    expect((await store.resources.get(first.managementResourceId))?.indicator).toBe(
+      'https://id.example.com/api',
+    );
+    expect(
+      await store.roles.grantedScopes({ applicationId: first.adminClientId }, 'https://id.example.com/api'),
+    ).toEqual(['all']);
+  });
+});

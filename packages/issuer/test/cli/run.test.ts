@@ -1,0 +1,150 @@
+/** The CLI in-process: help, config errors naming the setting, start with printed credentials, migrate, seed, keys rotate. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run.js';
+import { LogCapture } from '../helpers/issuer.js';
+
+let dir: string;
+let out: string[];
+let err: string[];
+let logs: LogCapture;
+
+const io = (env: Record<string, string> = {}) => ({
+  stdout: { write: (text: string) => out.push(text) },
+  stderr: { write: (text: string) => err.push(text) },
+  env,
+  cwd: dir,
+  logs,
+});
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'gatehouse-cli-'));
+  out = [];
+  err = [];
+  logs = new LogCapture();
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('gatehouse-issuer', () => {
+  it('--help lists every command', async () => {
+    const { code } = await runCli(['--help'], io());
+    expect(code).toBe(0);
+    for (const command of ['start', 'migrate', 'seed', 'keys rotate'])
+      expect(err.join('')).toContain(command);
+    expect((await runCli([], io())).code).toBe(2);
+    expect((await runCli(['fly'], io())).code).toBe(2);
+    expect((await runCli(['--version'], io())).code).toBe(0);
+    expect(out.join('')).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('names the bad setting, from flags, environment and config file', async () => {
+    expect((await runCli(['migrate', '--port', 'abc'], io())).code).toBe(2);
+    expect(err.join('')).toContain('"--port" must be an integer');
+    expect((await runCli(['migrate', '--colour', 'x'], io())).code).toBe(2);
+    expect(err.join('')).toContain('"--colour" is not a known option');
+    expect((await runCli(['migrate'], io({ GATEHOUSE_PORT: '99999' }))).code).toBe(2);
+    expect(err.join('')).toContain('"port" must be an integer between 0 and 65535');
+    expect((await runCli(['migrate'], io({ GATEHOUSE_TRUST_PROXY: 'maybe' }))).code).toBe(2);
+    expect(err.join('')).toContain('"GATEHOUSE_TRUST_PROXY" must be true or false');
+    writeFileSync(join(dir, 'gatehouse-issuer.json'), JSON.stringify({ keys: { gracePeriod: -5 } }));
+    expect((await runCli(['migrate'], io())).code).toBe(2);
+    expect(err.join('')).toContain('"keys.gracePeriod" must be an integer');
+    writeFileSync(join(dir, 'other.json'), JSON.stringify({ keys: { graceperiod: 5 } }));
+    expect((await runCli(['migrate', '-c', 'other.json'], io())).code).toBe(2);
+    expect(err.join('')).toContain('"keys.graceperiod" is not a known setting');
+    writeFileSync(join(dir, 'broken.json'), '{');
+    expect((await runCli(['migrate', '--config', 'broken.json'], io())).code).toBe(2);
+    expect(err.join('')).toContain('is not valid JSON');
+  });
+
+  it('start on a fresh directory creates the database and prints the administrator credentials once', async () => {
+    const first = await runCli(['start', '--port', '0'], io());
+    expect(first.code).toBe(0);
+    const issuer = first.issuer!;
+    try {
+      const text = err.join('');
+      expect(text).toContain('Client ID:');
+      const secret = /Client secret:\s+(\S+)/.exec(text)![1]!;
+      expect(secret).toHaveLength(43);
+      expect(issuer.config.database).toBe(join(dir, '.data', 'issuer.sqlite'));
+      expect(issuer.config.baseUrl).toBe('http://localhost:0');
+      // The secret is printed for people, never logged.
+      expect(logs.text).not.toContain(secret);
+    } finally {
+      await issuer.close();
+    }
+    err = [];
+    const second = await runCli(['start', '--port', '0'], io());
+    try {
+      expect(err.join('')).not.toContain('Client secret');
+      expect(err.join('')).toContain('Administrator:');
+    } finally {
+      await second.issuer!.close();
+    }
+  });
+
+  it('takes the administrator credentials from the environment', async () => {
+    const env = {
+      GATEHOUSE_ADMIN_CLIENT_ID: 'ci-admin',
+      GATEHOUSE_ADMIN_CLIENT_SECRET: 's'.repeat(40),
+      GATEHOUSE_DATABASE: ':memory:',
+    };
+    const { issuer } = await runCli(['start', '--port', '0', '--base-url', 'http://127.0.0.1:1'], io(env));
+    try {
+      expect(issuer!.admin.adminClientId).toBe('ci-admin');
+      expect(err.join('')).not.toContain('s'.repeat(40));
+    } finally {
+      await issuer!.close();
+    }
+  });
+
+  it('migrate applies once, then reports up to date', async () => {
+    expect((await runCli(['migrate'], io())).code).toBe(0);
+    expect(JSON.parse(out[0]!)).toEqual({ applied: ['0001_init'], current: '0001_init' });
+    expect((await runCli(['migrate'], io())).code).toBe(0);
+    expect(JSON.parse(out[1]!).applied).toEqual([]);
+    expect(err.join('')).toContain('up to date');
+  });
+
+  it('seed loads a file idempotently and prints generated secrets once', async () => {
+    const file = join(dir, 'seed.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        resources: [{ name: 'Orders', indicator: 'https://orders.example.com', scopes: ['read:orders'] }],
+        roles: [
+          {
+            name: 'reader',
+            type: 'User',
+            scopes: [{ resource: 'https://orders.example.com', scope: 'read:orders' }],
+          },
+        ],
+        users: [{ username: 'alice', password: 'password123', roles: ['reader'] }],
+        applications: [{ name: 'Worker', type: 'MachineToMachine' }],
+      }),
+    );
+    expect((await runCli(['seed', 'seed.json'], io())).code).toBe(0);
+    expect(err.join('')).toContain('users: 1 created');
+    expect(err.join('')).toMatch(/Worker: client id app_\w+, secret \S{43} \(shown once\)/);
+    err = [];
+    expect((await runCli(['seed', 'seed.json'], io())).code).toBe(0);
+    expect(err.join('')).toContain('users: 0 created, 0 updated');
+    expect(err.join('')).not.toContain('shown once');
+    expect((await runCli(['seed'], io())).code).toBe(2);
+    writeFileSync(file, JSON.stringify({ users: [{ username: 'x', admin: true }] }));
+    expect((await runCli(['seed', 'seed.json'], io())).code).toBe(1);
+    expect(err.join('')).toContain('seed.users.0');
+  });
+
+  it('keys rotate stores a new active key', async () => {
+    expect((await runCli(['migrate'], io())).code).toBe(0);
+    expect((await runCli(['keys', 'rotate'], io())).code).toBe(0);
+    const rotated = JSON.parse(out.at(-1)!);
+    expect(rotated.alg).toBe('RS256');
+    expect((await runCli(['keys', 'rotate'], io())).code).toBe(0);
+    expect(JSON.parse(out.at(-1)!).kid).not.toBe(rotated.kid);
+    expect((await runCli(['keys'], io())).code).toBe(2);
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * Test helpers: start a real issuer on loopback with an in-memory SQLite store, capture its log lines,
+ * and obtain Management API tokens with the bootstrap administrator's credentials.
+ */
+import { Writable } from 'node:stream';
+import { createIssuer, type Issuer, type IssuerConfig } from '../../src/index.js';
+
+/** Collects every JSON log line written by the issuer. */
+export class LogCapture extends Writable {
+  readonly lines: string[] = [];
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: () => void): void {
+    this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    callback();
+  }
+  get text(): string {
+    return this.lines.join('\n');
+  }
+}
+
+/** A started issuer and its base URL. */
+export interface TestIssuer {
+  readonly issuer: Issuer;
+  readonly baseUrl: string;
+  readonly logs: LogCapture;
+  /** Administrator client id and secret from the bootstrap. */
+  readonly admin: { readonly clientId: string; readonly clientSecret: string };
+  close(): Promise<void>;
+}
+
+/** Pick a free loopback port by binding to 0 first. */
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Start an issuer on 127.0.0.1 with a fresh in-memory database. */
+export async function startIssuer(overrides: Partial<IssuerConfig> = {}): Promise<TestIssuer> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const logs = new LogCapture();
+  const issuer = await createIssuer({
+    baseUrl,
+    database: ':memory:',
+    passwords: { scryptCost: 1024 },
+    ...overrides,
+    log: { level: 'debug', destination: logs, ...overrides.log },
+  });
+  await issuer.listen(port, '127.0.0.1');
+  const secret = issuer.admin.adminClientSecret ?? overrides.admin?.clientSecret;
+  if (secret === undefined) throw new Error('no admin secret');
+  return {
+    issuer,
+    baseUrl,
+    logs,
+    admin: { clientId: issuer.admin.adminClientId, clientSecret: secret },
+    close: () => issuer.close(),
+  };
+}
+
+/** Client credentials at the token endpoint with HTTP Basic. */
+export async function clientCredentials(
+  baseUrl: string,
+  clientId: string,
+  clientSecret: string,
+  params: Record<string, string | string[]>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const form = new URLSearchParams({ grant_type: 'client_credentials' });
+  for (const [name, value] of Object.entries(params))
+    for (const item of [value].flat()) form.append(name, item);
+  const res = await fetch(`${baseUrl}/oidc/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64')}`,
+    },
+    body: form,
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** A Management API token for the administrator (scope `all` unless given). */
+export async function adminToken(t: TestIssuer, scope?: string): Promise<string> {
+  const { status, body } = await clientCredentials(t.baseUrl, t.admin.clientId, t.admin.clientSecret, {
+    resource: `${t.baseUrl}/api`,
+    ...(scope === undefined ? {} : { scope }),
+  });
+  if (status !== 200) throw new Error(`token request failed: ${status} ${JSON.stringify(body)}`);
+  return String(body.access_token);
+}
+
+/** Call the Management API. */
+export async function api(
+  t: TestIssuer,
+  token: string | undefined,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(`${t.baseUrl}/api${path}`, {
+    method,
+    headers: {
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text.length > 0 ? JSON.parse(text) : undefined, headers: res.headers };
+}
