@@ -14,7 +14,7 @@
  * Set BENCH_ROUNDS / BENCH_SAMPLE_MS to change the effort. Pins itself to CPU 0 with taskset when present.
  */
 import { spawnSync } from 'node:child_process';
-import { constants, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -30,7 +30,9 @@ if (!process.env.GH_BENCH_PINNED && spawnSync('taskset', ['-c', '0', 'true']).st
 }
 
 const { createVerifier } = await import(join(here, '../../packages/core/dist/index.js'));
-const jose = await import('jose').catch(() => import(join(here, '../../packages/core/node_modules/jose/dist/webapi/index.js')));
+const jose = await import('jose').catch(
+  () => import(join(here, '../../packages/core/node_modules/jose/dist/webapi/index.js')),
+);
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const SAMPLE_MS = Number(process.env.BENCH_SAMPLE_MS ?? 400);
@@ -66,16 +68,25 @@ function makeToken(alg) {
       ? sign('sha256', data, { key: pair.privateKey, dsaEncoding: 'ieee-p1363' })
       : sign(alg === 'EdDSA' ? null : 'sha256', data, pair.privateKey);
   const jwk = { ...pair.publicKey.export({ format: 'jwk' }), kid, alg, use: 'sig' };
-  return { alg, token: `${input}.${b64(signature)}`, data, signature, publicKey: createPublicKey(pair.publicKey.export({ format: 'pem', type: 'spki' })), jwk };
+  return {
+    alg,
+    token: `${input}.${b64(signature)}`,
+    data,
+    signature,
+    publicKey: createPublicKey(pair.publicKey.export({ format: 'pem', type: 'spki' })),
+    jwk,
+  };
 }
 
 const algs = ['ES256', 'RS256', 'EdDSA'].map(makeToken);
 
 // Loopback JWKS, hit only while warming up.
 let jwksHits = 0;
-const server = createServer((req, res) => {
+const server = createServer((_req, res) => {
   jwksHits++;
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: algs.map((a) => a.jwk) }));
+  res
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ keys: algs.map((a) => a.jwk) }));
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const jwksUri = `http://127.0.0.1:${server.address().port}/jwks`;
@@ -86,7 +97,9 @@ function derFromP1363(sig) {
     let i = 0;
     while (i < b.length - 1 && b[i] === 0) i++;
     b = b.subarray(i);
-    return b[0] & 0x80 ? Buffer.concat([Buffer.from([2, b.length + 1, 0]), b]) : Buffer.concat([Buffer.from([2, b.length]), b]);
+    return b[0] & 0x80
+      ? Buffer.concat([Buffer.from([2, b.length + 1, 0]), b])
+      : Buffer.concat([Buffer.from([2, b.length]), b]);
   };
   const body = Buffer.concat([int(sig.subarray(0, 32)), int(sig.subarray(32))]);
   return Buffer.concat([Buffer.from([0x30, body.length]), body]);
@@ -101,7 +114,12 @@ for (const a of algs) {
   const cached = createVerifier({ ...common });
   await uncached.verify(a.token);
   await cached.verify(a.token);
-  const joseOpts = { issuer: ISSUER, audience: AUDIENCE, algorithms: [a.alg], requiredClaims: ['exp', 'sub'] };
+  const joseOpts = {
+    issuer: ISSUER,
+    audience: AUDIENCE,
+    algorithms: [a.alg],
+    requiredClaims: ['exp', 'sub'],
+  };
   await jose.jwtVerify(a.token, joseKey, joseOpts);
   const group = [
     { name: 'floor', sync: () => verify(hash, a.data, floorKey, a.signature) },
@@ -166,7 +184,9 @@ server.close();
 
 const fmt = (n) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2));
 const lines = [];
-lines.push(`node ${process.version}, ${ROUNDS} rounds x ${SAMPLE_MS} ms per benchmark, medians; ratios paired per round`);
+lines.push(
+  `node ${process.version}, ${ROUNDS} rounds x ${SAMPLE_MS} ms per benchmark, medians; ratios paired per round`,
+);
 lines.push('');
 lines.push('| alg | benchmark | ops/s | µs/op | x jose | x floor |');
 lines.push('| --- | --- | ---: | ---: | ---: | ---: |');
@@ -177,8 +197,14 @@ for (const { alg, group } of cases) {
     const rate = median(r.rates[name]);
     const xj = median(r.ratios[`${name}/jose`]);
     const xf = median(r.ratios[`${name}/floor`]);
-    lines.push(`| ${alg} | ${name} | ${fmt(rate)} | ${(1e6 / rate).toFixed(1)} | ${xj.toFixed(2)}x | ${xf.toFixed(2)}x |`);
-    (summary[alg] ??= {})[name] = { opsPerSec: Math.round(rate), xJose: +xj.toFixed(3), xFloor: +xf.toFixed(3) };
+    lines.push(
+      `| ${alg} | ${name} | ${fmt(rate)} | ${(1e6 / rate).toFixed(1)} | ${xj.toFixed(2)}x | ${xf.toFixed(2)}x |`,
+    );
+    (summary[alg] ??= {})[name] = {
+      opsPerSec: Math.round(rate),
+      xJose: +xj.toFixed(3),
+      xFloor: +xf.toFixed(3),
+    };
   }
 }
 lines.push('');
@@ -186,9 +212,11 @@ lines.push(`JWKS fetches: ${hitsAfterWarmup} during warm-up, ${jwksHits - hitsAf
 const targets = [];
 for (const alg of Object.keys(summary)) {
   const s = summary[alg];
-  targets.push(`${alg}: uncached ${s.gatehouse.xJose.toFixed(2)}x jose (target >= 1.0) ${s.gatehouse.xJose >= 1 ? 'PASS' : 'MISS'}, ` +
-    `${s.gatehouse.xFloor.toFixed(2)}x floor (target >= 0.8) ${s.gatehouse.xFloor >= 0.8 ? 'PASS' : 'MISS'}, ` +
-    `cached ${s.cached.xJose.toFixed(1)}x jose (target >= 20) ${s.cached.xJose >= 20 ? 'PASS' : 'MISS'}`);
+  targets.push(
+    `${alg}: uncached ${s.gatehouse.xJose.toFixed(2)}x jose (target >= 1.0) ${s.gatehouse.xJose >= 1 ? 'PASS' : 'MISS'}, ` +
+      `${s.gatehouse.xFloor.toFixed(2)}x floor (target >= 0.8) ${s.gatehouse.xFloor >= 0.8 ? 'PASS' : 'MISS'}, ` +
+      `cached ${s.cached.xJose.toFixed(1)}x jose (target >= 20) ${s.cached.xJose >= 20 ? 'PASS' : 'MISS'}`,
+  );
 }
 console.log([...lines, '', ...targets].join('\n'));
 writeFileSync(

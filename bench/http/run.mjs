@@ -1,0 +1,331 @@
+#!/usr/bin/env node
+/**
+ * HTTP benchmark of the Gatehouse adapters (Express, Fastify, Koa), each against
+ *
+ *   bare               the framework alone (no auth): the ceiling
+ *   jose               a hand-written jose middleware in the same framework (createRemoteJWKSet +
+ *                      jwtVerify with issuer, audience, algorithms, required exp + sub, and a scope check)
+ *   peers              what users would pick instead: express-oauth2-jwt-bearer, express-jwt + jwks-rsa,
+ *                      @fastify/jwt + get-jwks, koa-jwt + jwks-rsa
+ *
+ * Gatehouse runs twice: `gatehouse` with the result cache off (`cache: false`), and `gatehouse-cached`
+ * with it on (every request repeats the same token). ES256 and RS256 tokens, a JWKS served on loopback
+ * by this process.
+ *
+ * Each sample is a fresh server process pinned to core 0 (taskset), loaded by autocannon pinned to core 1
+ * (warm-up, then the measured run). Before loading, each server is checked: the token gets 200 with the
+ * right `sub`, and (except bare) a tampered token gets 401 and a token without the scope 403.
+ * Configurations rotate within each round; ratios are paired per round; medians are reported.
+ *
+ * Run: node bench/http/run.mjs   (after `pnpm build` and installing bench/http, see README.md)
+ * Env: BENCH_ROUNDS (5), BENCH_DURATION (10 s), BENCH_WARMUP (3 s), BENCH_CONNECTIONS (10),
+ *      BENCH_FRAMEWORKS (express,fastify,koa), BENCH_ALGS (ES256,RS256), BENCH_CONFIGS (all; comma list).
+ * Writes bench/results/http.json and bench/results/http.md.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ALGORITHMS, AUDIENCE, SCOPE, SUBJECT, startIssuer } from './lib/issuer.mjs';
+import { checkTargets, summarize, toMarkdown } from './lib/report.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '../..');
+const resultsDir = join(root, 'bench/results');
+
+const list = (value, all) =>
+  value
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : all;
+const int = (name, fallback, min) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value < min) {
+    console.error(`${name} must be a number >= ${min}`);
+    process.exit(2);
+  }
+  return value;
+};
+const settings = {
+  rounds: int('BENCH_ROUNDS', 5, 1),
+  duration: int('BENCH_DURATION', 10, 1),
+  warmup: int('BENCH_WARMUP', 3, 0),
+  connections: int('BENCH_CONNECTIONS', 10, 1),
+  frameworks: list(process.env.BENCH_FRAMEWORKS, ['express', 'fastify', 'koa']),
+  algorithms: list(process.env.BENCH_ALGS, ALGORITHMS),
+  configs: list(process.env.BENCH_CONFIGS, undefined),
+  pinned: spawnSync('taskset', ['-c', '0', 'true']).status === 0 && cpus().length >= 2,
+};
+settings.smoke = settings.duration < 5 || settings.rounds < 3;
+
+// --- preconditions ---------------------------------------------------------------------------------
+const missing = [];
+if (!existsSync(join(here, 'node_modules/autocannon'))) {
+  missing.push(
+    'bench dependencies: flock /tmp/gatehouse-pnpm.lock pnpm install --dir bench/http --ignore-workspace',
+  );
+}
+for (const name of ['core', ...settings.frameworks]) {
+  if (!existsSync(join(root, `packages/${name}/dist/index.js`)))
+    missing.push(`packages/${name}/dist: pnpm build`);
+}
+for (const name of settings.frameworks) {
+  if (!['express', 'fastify', 'koa'].includes(name))
+    missing.push(`BENCH_FRAMEWORKS: unknown framework ${name}`);
+}
+for (const alg of settings.algorithms) {
+  if (!ALGORITHMS.includes(alg))
+    missing.push(`BENCH_ALGS: unknown algorithm ${alg} (${ALGORITHMS.join(', ')})`);
+}
+if (missing.length > 0) {
+  console.error(`bench/http: cannot run yet:\n  ${missing.join('\n  ')}`);
+  process.exit(2);
+}
+// The dist is what runs: say so when a package's sources changed after its last build.
+for (const name of ['core', ...settings.frameworks]) {
+  const built = statSync(join(root, `packages/${name}/dist/index.js`)).mtimeMs;
+  const src = join(root, `packages/${name}/src`);
+  const stale = readdirSync(src, { recursive: true }).some((f) => statSync(join(src, f)).mtimeMs > built);
+  if (stale) console.warn(`bench/http: packages/${name}/src is newer than its dist: run pnpm build first`);
+}
+
+// --- the plan: every (framework, alg, config) of one round; bare once per framework -----------------
+const plan = [];
+for (const framework of settings.frameworks) {
+  const { CONFIGS } = await import(`./apps/${framework}.mjs`);
+  for (const [config, kind] of Object.entries(CONFIGS)) {
+    if (settings.configs && !settings.configs.includes(config) && kind !== 'bare' && kind !== 'jose')
+      continue;
+    if (kind === 'bare') plan.push({ framework, config, kind, alg: null });
+    else for (const alg of settings.algorithms) plan.push({ framework, config, kind, alg });
+  }
+}
+/** Round r starts at a different place in the plan, so no configuration always runs first or last. */
+const rotated = (r) => {
+  const offset = Math.floor((r * plan.length) / settings.rounds);
+  return [...plan.slice(offset), ...plan.slice(0, offset)];
+};
+
+// --- one sample --------------------------------------------------------------------------------------
+const node = process.execPath;
+const pinned = (core, args) =>
+  settings.pinned ? ['taskset', ['-c', String(core), node, ...args]] : [node, args];
+
+function startServer(spec) {
+  const [cmd, args] = pinned(0, [join(here, 'server.mjs')]);
+  const child = spawn(cmd, args, {
+    env: { ...process.env, NODE_ENV: 'production', BENCH_SERVER: JSON.stringify(spec) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error('server did not start within 20 s')), 20_000);
+    const fail = (error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(
+        new Error(`${error.message}${stderr ? `: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`),
+      );
+    };
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const match = /READY (\d+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ port: Number(match[1]), child });
+      }
+    });
+    child.once('exit', (code) => fail(new Error(`server exited with ${code}`)));
+  });
+}
+
+async function stopServer(child) {
+  if (child.exitCode !== null) return;
+  child.removeAllListeners('exit');
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** The server answers the token with 200 and the right sub; a guard also refuses bad tokens. */
+async function preflight(url, kind, tokens) {
+  const get = (token) => fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  const ok = await get(tokens.good);
+  const body = await ok.json().catch(() => undefined);
+  if (ok.status !== 200 || body?.ok !== true || body?.sub !== SUBJECT) {
+    return `valid token: HTTP ${ok.status} ${JSON.stringify(body)}`;
+  }
+  if (kind === 'bare') return undefined;
+  const tampered = await get(tokens.tampered);
+  await tampered.arrayBuffer();
+  if (tampered.status !== 401) return `tampered token: HTTP ${tampered.status}, expected 401`;
+  const noScope = await get(tokens.noScope);
+  await noScope.arrayBuffer();
+  if (noScope.status !== 403) return `token without ${SCOPE}: HTTP ${noScope.status}, expected 403`;
+  return undefined;
+}
+
+function load(url, token) {
+  const [cmd, args] = pinned(1, [join(here, 'load.mjs')]);
+  const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  child.stderr.on('data', (d) => {
+    err += d;
+  });
+  child.stdin.end(
+    JSON.stringify({
+      url,
+      headers: { authorization: `Bearer ${token}` },
+      connections: settings.connections,
+      warmup: settings.warmup,
+      duration: settings.duration,
+    }),
+  );
+  const limit = (settings.warmup + settings.duration + 30) * 1000;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), limit);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(JSON.parse(out));
+      else
+        reject(
+          new Error(`load generator exited with ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`),
+        );
+    });
+  });
+}
+
+async function sample(round, item, issuer) {
+  const alg = item.alg ?? settings.algorithms[0];
+  const tokens = issuer.tokens[alg];
+  const spec = {
+    ...item,
+    alg,
+    issuer: issuer.issuer,
+    audience: AUDIENCE,
+    jwksUri: issuer.jwksUri,
+    scope: SCOPE,
+  };
+  const result = {
+    round,
+    ...item,
+    ok: false,
+    rps: null,
+    latencyP50: null,
+    latencyP99: null,
+    non2xx: 0,
+    errors: 0,
+    timeouts: 0,
+  };
+  issuer.resetFetches();
+  let server;
+  try {
+    server = await startServer(spec);
+    const url = `http://127.0.0.1:${server.port}/orders`;
+    const problem = await preflight(url, item.kind, tokens);
+    if (problem) throw new Error(`check failed: ${problem}`);
+    const { warmup, measured } = await load(url, tokens.good);
+    Object.assign(result, measured, { ok: true });
+    if (warmup) {
+      result.warmupRps = warmup.rps;
+      result.warmupNon2xx = warmup.non2xx + warmup.errors + warmup.timeouts;
+      result.non2xx += result.warmupNon2xx;
+    }
+  } catch (error) {
+    result.failure = error.message;
+  } finally {
+    if (server) await stopServer(server.child);
+  }
+  result.jwksFetches = issuer.fetches();
+  return result;
+}
+
+// --- run ---------------------------------------------------------------------------------------------
+const versionOf = (name, from = here) => {
+  try {
+    return JSON.parse(readFileSync(join(from, 'node_modules', name, 'package.json'), 'utf8')).version;
+  } catch {
+    return 'unknown';
+  }
+};
+const versions = Object.fromEntries(
+  [
+    'express',
+    'fastify',
+    'koa',
+    'jose',
+    'autocannon',
+    'express-oauth2-jwt-bearer',
+    'express-jwt',
+    'jwks-rsa',
+    '@fastify/jwt',
+    'get-jwks',
+    'koa-jwt',
+  ].map((name) => [name, versionOf(name)]),
+);
+for (const name of ['core', 'express', 'fastify', 'koa']) {
+  versions[`@gatehouse/${name}`] = JSON.parse(
+    readFileSync(join(root, `packages/${name}/package.json`), 'utf8'),
+  ).version;
+}
+
+const perSample = settings.warmup + settings.duration + 1;
+console.log(
+  `bench/http: ${settings.rounds} round(s) × ${plan.length} samples, ${settings.warmup} s + ${settings.duration} s each ` +
+    `(≈ ${Math.ceil((settings.rounds * plan.length * perSample) / 60)} min), ${settings.connections} connections, ` +
+    (settings.pinned ? 'server on core 0, autocannon on core 1' : 'NOT pinned (taskset missing or 1 core)'),
+);
+if (settings.smoke) console.log('bench/http: short run: the figures only show that the harness works');
+
+const issuer = await startIssuer();
+const samples = [];
+const base = {
+  node: process.version,
+  cpu: `${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} cores)`,
+  settings,
+  versions,
+};
+mkdirSync(resultsDir, { recursive: true });
+try {
+  for (let r = 0; r < settings.rounds; r++) {
+    for (const item of rotated(r)) {
+      const s = await sample(r, item, issuer);
+      samples.push(s);
+      const label = `${item.framework} ${item.alg ?? '-'} ${item.config}`.padEnd(48);
+      const figures = s.ok
+        ? `${String(Math.round(s.rps)).padStart(7)} req/s  p99 ${s.latencyP99} ms  non-2xx ${s.non2xx}  jwks fetches ${s.jwksFetches}`
+        : `FAILED: ${s.failure}`;
+      console.log(`[${r + 1}/${settings.rounds}] ${label} ${figures}`);
+    }
+    writeFileSync(join(resultsDir, 'http.tmp.json'), `${JSON.stringify({ ...base, samples }, null, 2)}\n`);
+  }
+} finally {
+  await issuer.close();
+}
+
+const summary = summarize(samples, settings.frameworks, settings.algorithms);
+const targets = checkTargets(summary);
+const result = { ...base, date: new Date().toISOString(), summary, targets, samples };
+writeFileSync(join(resultsDir, 'http.json'), `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(join(resultsDir, 'http.md'), toMarkdown(result));
+
+console.log('\ntargets:');
+for (const t of targets) {
+  const value =
+    typeof t.value === 'number' && !Number.isInteger(t.value) ? `${t.value.toFixed(2)}x` : String(t.value);
+  console.log(`  ${t.pass ? 'PASS' : 'MISS'}  ${t.framework.padEnd(8)} ${t.alg}  ${t.target}: ${value}`);
+}
+console.log(`\nwrote bench/results/http.json and bench/results/http.md`);
