@@ -25,20 +25,24 @@ function exportNames(dir: string, mode: 'import' | 'require'): string[] {
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
-describe.each(packages.map((p) => [p.manifest.name as string, p] as const))('%s build', (_name, { dir, manifest }) => {
-  it('declares an exports map with types first, and no side effects', () => {
-    expect(manifest.sideEffects).toBe(false);
-    const dot = manifest.exports['.'];
-    for (const condition of ['import', 'require'] as const) {
-      expect(Object.keys(dot[condition])[0]).toBe('types');
-      for (const target of Object.values(dot[condition]) as string[]) expect(existsSync(join(dir, target))).toBe(true);
-    }
-  });
+describe.each(packages.map((p) => [p.manifest.name as string, p] as const))(
+  '%s build',
+  (_name, { dir, manifest }) => {
+    it('declares an exports map with types first, and no side effects', () => {
+      expect(manifest.sideEffects).toBe(false);
+      const dot = manifest.exports['.'];
+      for (const condition of ['import', 'require'] as const) {
+        expect(Object.keys(dot[condition])[0]).toBe('types');
+        for (const target of Object.values(dot[condition]) as string[])
+          expect(existsSync(join(dir, target))).toBe(true);
+      }
+    });
 
-  it('loads by import and by require with the same exports', () => {
-    const esm = exportNames(dir, 'import');
-    const cjs = exportNames(dir, 'require');
-    expect(esm.length).toBeGreaterThan(0);
-    expect(cjs).toEqual(esm);
-  });
-});
+    it('loads by import and by require with the same exports', () => {
+      const esm = exportNames(dir, 'import');
+      const cjs = exportNames(dir, 'require');
+      expect(esm.length).toBeGreaterThan(0);
+      expect(cjs).toEqual(esm);
+    });
+  },
+);
