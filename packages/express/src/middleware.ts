@@ -9,7 +9,6 @@ import {
   isAuthError,
   MissingTokenError,
   type RequestLike,
-  type ResolvedAdapterOptions,
   resolveAdapterOptions,
   resolveScopeRequirement,
   type Verifier,
