@@ -13,7 +13,7 @@
  * @module
  */
 import { parseActor } from './actor.js';
-import { type ErrorContext, InvalidTokenError } from './errors.js';
+import { type ErrorContext, InvalidTokenError, type InvalidTokenReason } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 import type { AccessTokenClaims, Actor } from './types.js';
 
@@ -43,7 +43,7 @@ export function checkClaims(
   now: number,
   context: ErrorContext,
 ): CheckedClaims {
-  const invalid = (reason: ConstructorParameters<typeof InvalidTokenError>[0], claim?: string) =>
+  const invalid = (reason: InvalidTokenReason, claim?: string) =>
     new InvalidTokenError(reason, context, claim);
 
   // 3. iss

@@ -162,6 +162,8 @@ export class RemoteKeySet {
   #match(kid: string | undefined, alg: Algorithm): readonly KeyEntry[] {
     const pool = kid === undefined ? this.#entries : this.#byKid.get(kid);
     if (pool === undefined) return NO_KEYS;
+    // The common case, one key per kid: hand out the pool itself rather than a new array.
+    if (pool.length === 1) return keyMatchesAlgorithm(pool[0]!, alg) ? pool : NO_KEYS;
     let out: KeyEntry[] | undefined;
     for (const entry of pool) {
       if (keyMatchesAlgorithm(entry, alg)) (out ??= []).push(entry);

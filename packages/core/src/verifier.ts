@@ -115,6 +115,10 @@ export function createVerifier(options: VerifierOptions): Verifier {
   const invalid = (reason: ConstructorParameters<typeof InvalidTokenError>[0]) =>
     new InvalidTokenError(reason, context);
 
+  // One-entry memo of the header `typ` check: an issuer sends the same `typ` on every token.
+  let lastTyp: string | undefined | null = null;
+  let lastTypOk = false;
+
   /** Steps 1–5. Synchronous when the keys are cached; a promise only when the key set must be resolved. */
   function verifyToken(token: string): AuthInfo | Promise<AuthInfo> {
     if (typeof token !== 'string' || token.length === 0) throw invalid('malformed');
@@ -140,7 +144,11 @@ export function createVerifier(options: VerifierOptions): Verifier {
       }
     }
     if (!verified) throw invalid('signature');
-    if (!checkType(typ, resolved.strict)) throw invalid('typ');
+    if (typ !== lastTyp) {
+      lastTypOk = checkType(typ, resolved.strict);
+      lastTyp = typ;
+    }
+    if (!lastTypOk) throw invalid('typ');
 
     // 3–5 and profile checks
     const now = Date.now() / 1000;

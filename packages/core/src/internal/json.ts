@@ -59,7 +59,9 @@ function countParsedMembers(root: object): number {
  */
 export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> | undefined {
   if (!isUtf8(bytes)) return undefined;
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  const text = (
+    Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  ).toString('utf8');
   let value: unknown;
   try {
     value = JSON.parse(text);
