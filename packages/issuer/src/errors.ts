@@ -1,11 +1,13 @@
 /**
  * Errors of `@gatehouse/issuer`: configuration errors (thrown by `createIssuer()` and the CLI before
  * anything starts) and Management API errors (each carrying its HTTP status and the stable `code` sent
- * in the `{ "code", "message" }` body). OAuth protocol errors remain oidc-provider's; authentication
- * errors of the Management API are `@gatehouse/core`'s `AuthError`s.
+ * in the `{ "code", "message" }` body). OAuth protocol errors are oidc-provider's error classes; the
+ * few the issuer adds (token exchange, custom claims) extend them so oidc-provider renders them.
+ * Authentication errors of the Management API are `@gatehouse/core`'s `AuthError`s.
  *
  * @module
  */
+import { errors } from 'oidc-provider';
 
 /**
  * A setting is missing or invalid. The message and {@link ConfigError.option} name the setting.
@@ -39,6 +41,7 @@ export type ManagementErrorCode =
   | 'method_not_allowed'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'user_suspended'
   | 'internal_error';
 
 /** One problem found while validating a request. */
@@ -97,6 +100,22 @@ export class AccessDeniedError extends ManagementError {
   readonly code = 'access_denied' as const;
 }
 
+/**
+ * 400: the user is suspended, so the operation (e.g. minting a subject token for them) is refused.
+ *
+ * @example
+ * ```ts
+ * throw new UserSuspendedError('The user is suspended and cannot be impersonated'); // {"code":"user_suspended",…}
+ * ```
+ */
+export class UserSuspendedError extends ManagementError {
+  readonly status = 400;
+  readonly code = 'user_suspended' as const;
+  constructor(message = 'The user is suspended') {
+    super(message);
+  }
+}
+
 /** 404: no such entity (or route). */
 export class NotFoundError extends ManagementError {
   readonly status = 404;
@@ -147,7 +166,8 @@ export type AnyManagementError =
   | ConflictError
   | MethodNotAllowedError
   | PayloadTooLargeError
-  | UnsupportedMediaTypeError;
+  | UnsupportedMediaTypeError
+  | UserSuspendedError;
 
 /**
  * Thrown by a {@link Store} when a write would break a uniqueness rule. The management layer turns it
@@ -166,5 +186,107 @@ export class StoreConflictError extends Error {
     super(`${field} is already taken`);
     this.name = 'StoreConflictError';
     this.field = field;
+  }
+}
+
+/**
+ * Stable causes of a refused token exchange, recorded in audit events (`reason`). Errors raised by
+ * oidc-provider before the grant runs are recorded by their OAuth code (`invalid_client`,
+ * `unauthorized_client`, `invalid_request`).
+ */
+export type TokenExchangeFailureReason =
+  | 'missing_parameter'
+  | 'unsupported_parameter'
+  | 'unsupported_token_type'
+  | 'subject_token_unknown'
+  | 'subject_token_expired'
+  | 'subject_token_consumed'
+  | 'subject_token_wrong_type'
+  | 'application_mismatch'
+  | 'actor_token_required'
+  | 'actor_mismatch'
+  | 'actor_token_invalid'
+  | 'actor_not_allowed'
+  | 'actor_chain_too_deep'
+  | 'user_missing'
+  | 'user_suspended'
+  | 'personal_access_token_unknown'
+  | 'personal_access_token_expired'
+  | 'invalid_target'
+  | 'invalid_scope'
+  | 'rate_limited'
+  | 'custom_claims_denied'
+  | 'custom_claims_failed';
+
+/**
+ * A refused token exchange: `400 invalid_request` (RFC 8693 §2.2.2) with a description that says
+ * what was wrong, never a token value.
+ *
+ * @example
+ * ```ts
+ * throw new TokenExchangeError('subject_token_consumed', 'the subject token has already been used');
+ * ```
+ */
+export class TokenExchangeError extends errors.InvalidRequest {
+  /** Why, for the audit trail. */
+  readonly reason: TokenExchangeFailureReason;
+  constructor(reason: TokenExchangeFailureReason, description: string) {
+    super(description);
+    this.name = 'TokenExchangeError';
+    this.reason = reason;
+  }
+}
+
+/**
+ * `429`: too many failed redemptions of unknown subject tokens or PATs from one client and address
+ * (catalogue B6). `retryAfter` (seconds) is sent as `Retry-After`.
+ *
+ * @example
+ * ```ts
+ * if (err instanceof TooManyExchangeFailuresError) console.log(`retry in ${err.retryAfter} s`);
+ * ```
+ */
+export class TooManyExchangeFailuresError extends errors.OIDCProviderError {
+  readonly reason = 'rate_limited' as const;
+  /** Seconds until the window ends. */
+  readonly retryAfter: number;
+  constructor(retryAfter: number) {
+    super(429, 'too_many_requests');
+    this.name = 'TooManyExchangeFailuresError';
+    this.error_description = 'too many failed token exchanges; retry later';
+    this.expose = true;
+    this.retryAfter = retryAfter;
+  }
+}
+
+/** Why a custom-claims call produced no claims. */
+export type CustomClaimsFailure =
+  | 'threw'
+  | 'timeout'
+  | 'crashed'
+  | 'out_of_memory'
+  | 'not_an_object'
+  | 'not_serializable'
+  | 'too_large'
+  | 'load_failed';
+
+/**
+ * The custom claims function failed and the policy is `deny`: `500 server_error` with a fixed
+ * description. Nothing from the function (message, stack, values) is sent or logged.
+ *
+ * @example
+ * ```ts
+ * if (err instanceof CustomClaimsError) log.warn({ failure: err.failure }); // e.g. 'timeout'
+ * ```
+ */
+export class CustomClaimsError extends errors.OIDCProviderError {
+  /** What went wrong, as a category. */
+  readonly failure: CustomClaimsFailure;
+  constructor(failure: CustomClaimsFailure) {
+    super(500, 'server_error');
+    this.name = 'CustomClaimsError';
+    this.error_description = 'the custom claims function failed; no token was issued';
+    this.expose = true;
+    this.failure = failure;
   }
 }

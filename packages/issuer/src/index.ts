@@ -1,7 +1,9 @@
 /**
  * `@gatehouse/issuer`: the reference OpenID Connect / OAuth 2.0 authorization server, built on
  * oidc-provider, with SQLite storage, a Management API guarded by `@gatehouse/core`, and a CLI
- * (`gatehouse-issuer start | migrate | seed | keys rotate`).
+ * (`gatehouse-issuer start | migrate | seed | keys rotate | token`). RFC 8693 token exchange for
+ * impersonation (subject tokens, actor tokens, personal access tokens) and a `getCustomJwtClaims` hook
+ * run in worker threads.
  *
  * @example
  * ```ts
@@ -15,14 +17,18 @@
  */
 export { type BootstrapResult, bootstrap } from './bootstrap.js';
 export {
+  CUSTOM_CLAIMS_ON_ERROR,
+  type CustomClaimsOnError,
   DEFAULTS,
   LOG_LEVELS,
   type LogLevel,
+  MAX_SUBJECT_TOKEN_TTL,
   SIGNING_ALGORITHMS,
   type SigningAlgorithm,
 } from './config/defaults.js';
 export {
   type AdminConfig,
+  type CustomJwtClaimsConfig,
   type HttpConfig,
   type IssuerConfig,
   type KeyConfig,
@@ -30,24 +36,43 @@ export {
   type PasswordConfig,
   type ResolvedConfig,
   resolveConfig,
+  type SubjectTokenConfig,
+  type TokenExchangeConfig,
   type TtlConfig,
 } from './config/schema.js';
+export type {
+  CustomClaimsApi,
+  CustomClaimsApplication,
+  CustomClaimsContext,
+  CustomClaimsGrant,
+  CustomClaimsInput,
+  CustomClaimsUser,
+  GetCustomJwtClaims,
+} from './customize/types.js';
+export { RESERVED_CLAIMS } from './customize/types.js';
 export {
   AccessDeniedError,
   type AnyManagementError,
   ConfigError,
   ConflictError,
+  CustomClaimsError,
+  type CustomClaimsFailure,
   ManagementError,
   type ManagementErrorCode,
   MethodNotAllowedError,
   NotFoundError,
   PayloadTooLargeError,
   StoreConflictError,
+  TokenExchangeError,
+  type TokenExchangeFailureReason,
+  TooManyExchangeFailuresError,
   UnsupportedMediaTypeError,
+  UserSuspendedError,
   ValidationError,
   type ValidationIssue,
 } from './errors.js';
 export { GRANTS, type GrantContext, type GrantModule } from './grants/index.js';
+export { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES, tokenExchangeGrant } from './grants/token-exchange.js';
 export { generateSigningKey, type Jwk, type KeySet, type SigningKeyInfo } from './keys.js';
 export { createLogger, REDACT_PATHS, REDACTED_FIELDS } from './logger.js';
 export type { SeedDocument } from './management/schemas.js';
@@ -57,4 +82,4 @@ export { createIssuer, type Issuer } from './server.js';
 export { createAdapter } from './storage/adapter.js';
 export { openSqliteStore } from './storage/sqlite.js';
 export type * from './storage/store.js';
-export { APPLICATION_TYPES, ROLE_TYPES } from './storage/store.js';
+export { APPLICATION_TYPES, AUDIT_EVENT_TYPES, ROLE_TYPES } from './storage/store.js';

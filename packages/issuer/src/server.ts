@@ -15,21 +15,28 @@ import type { Logger } from 'pino';
 import { type BootstrapResult, bootstrap, SETTING_KEYS } from './bootstrap.js';
 import { createProvider, toClientMetadata } from './config/provider.js';
 import { type IssuerConfig, type ResolvedConfig, resolveConfig } from './config/schema.js';
-import { ValidationError } from './errors.js';
+import { type CustomClaims, createCustomClaims } from './customize/claims.js';
+import { type ClaimsRunner, createClaimsRunner } from './customize/runner.js';
+import { ConfigError, ValidationError } from './errors.js';
+import { createFailureLimiter } from './grants/failure-limiter.js';
 import { registerGrants } from './grants/index.js';
 import { createInteractionRoutes } from './interactions/routes.js';
+import { createAuditTrail } from './internal/audit.js';
 import { sendJson } from './internal/http.js';
 import { epoch } from './internal/ids.js';
 import { generateSecret } from './internal/secrets.js';
 import { describeKey, type KeySet, loadKeySet, rotateSigningKey, type SigningKeyInfo } from './keys.js';
 import { createLogger } from './logger.js';
 import { applicationRoutes } from './management/applications.js';
+import { auditRoutes } from './management/audit-events.js';
 import { keyRoutes } from './management/keys.js';
 import { buildOpenApi } from './management/openapi.js';
+import { personalAccessTokenRoutes } from './management/personal-access-tokens.js';
 import { resourceRoutes } from './management/resources.js';
 import { roleRoutes } from './management/roles.js';
 import { createManagementRouter, type ManagementDeps, type RouteDef } from './management/router.js';
 import { buildSchemas } from './management/schemas.js';
+import { subjectTokenRoutes } from './management/subject-tokens.js';
 import { userRoutes } from './management/users.js';
 import { type SeedResult, seed } from './seed.js';
 import { openSqliteStore } from './storage/sqlite.js';
@@ -64,6 +71,7 @@ export interface Issuer {
 }
 
 const PURGE_INTERVAL_MS = 600_000;
+const SUBJECT_TOKEN_RETENTION_S = 86_400;
 
 /** The path as logged: interaction ids (also cookie values) are replaced by `:uid`; capped at 256 characters. */
 export function logPath(path: string): string {
@@ -127,26 +135,58 @@ async function assemble(
       'administrator application created',
     );
 
+  const audit = createAuditTrail(store, log, epoch);
+  let runner: ClaimsRunner | undefined;
+  let customClaims: CustomClaims | undefined;
+  if (config.customJwtClaims !== undefined) {
+    runner = createClaimsRunner(config.customJwtClaims);
+    if (!(await runner.ready())) {
+      await runner.close();
+      throw new ConfigError(
+        'customJwtClaims.module',
+        `must be an ES module exporting a function getCustomJwtClaims (${config.customJwtClaims.module} could not be loaded)`,
+      );
+    }
+    customClaims = createCustomClaims({ runner, store, onError: config.customJwtClaims.onError, log });
+    log.info(
+      {
+        event: 'custom_claims.loaded',
+        timeout: config.customJwtClaims.timeout,
+        workers: config.customJwtClaims.workers,
+      },
+      'custom JWT claims function loaded',
+    );
+  }
   let keys: KeySet = await loadKeySet(store, config, epoch());
   let provider: Provider;
   let callback: (req: IncomingMessage, res: ServerResponse) => void;
   let verifier: Verifier;
+  let actorVerifier: Verifier;
+  const limiter = createFailureLimiter({
+    maxFailures: config.tokenExchange.maxFailures,
+    window: config.tokenExchange.failureWindow,
+  });
 
   const build = () => {
-    provider = createProvider({ config, store, keys, cookieKeys, log });
-    registerGrants(provider, { store, config, log });
-    callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => void;
-    verifier = createVerifier({
+    provider = createProvider({ config, store, keys, cookieKeys, log, customClaims });
+    // The issuer's own keys, served in-process: no network round-trip to itself, hence http is safe here.
+    const ownKeys = {
       issuer: config.issuer,
-      audience: config.managementAudience,
       strict: true,
       jwksUri: `${config.issuer}/jwks`,
-      // The issuer's own keys, served in-process: no network round-trip to itself, hence http is safe here.
       fetch: async () =>
         new Response(JSON.stringify(keys.jwks), { headers: { 'content-type': 'application/json' } }),
       allowInsecureHttp: true,
+    } as const;
+    verifier = createVerifier({
+      ...ownKeys,
+      audience: config.managementAudience,
       realm: 'gatehouse-management',
     });
+    // JWT actor tokens must be addressed to the issuer itself (see grants/actor-token.ts).
+    actorVerifier = createVerifier({ ...ownKeys, audience: config.issuer, cache: false });
+    registerGrants(provider, { store, config, log, audit, limiter, actorVerifier: () => actorVerifier });
+    callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => void;
   };
   build();
 
@@ -195,6 +235,7 @@ async function assemble(
 
   const schemas = buildSchemas(config);
   const deps: ManagementDeps = {
+    audit,
     config,
     store,
     log,
@@ -212,6 +253,9 @@ async function assemble(
     ...resourceRoutes(deps),
     ...roleRoutes(deps),
     ...keyRoutes(deps),
+    ...personalAccessTokenRoutes(deps),
+    ...subjectTokenRoutes(deps),
+    ...auditRoutes(deps),
   ];
   let openapi: unknown;
   const management = createManagementRouter({
@@ -295,9 +339,11 @@ async function assemble(
   };
 
   const purgeTimer = setInterval(() => {
-    store.payloads
-      .purgeExpired(epoch())
-      .catch((err) => log.warn({ event: 'purge_failed', err: { message: (err as Error).message } }));
+    const failed = (err: unknown) =>
+      log.warn({ event: 'purge_failed', err: { message: (err as Error).message } });
+    store.payloads.purgeExpired(epoch()).catch(failed);
+    // Expired subject tokens are kept a day so a late replay is still explained ("expired", not "unknown").
+    store.subjectTokens.purgeExpired(epoch() - SUBJECT_TOKEN_RETENTION_S).catch(failed);
   }, PURGE_INTERVAL_MS);
   purgeTimer.unref();
   let reloadTimer: NodeJS.Timeout | undefined;
@@ -358,6 +404,7 @@ async function assemble(
             }),
         ),
       );
+      await runner?.close();
       if (ownsStore) await store.close();
     },
   };

@@ -16,11 +16,14 @@ describe('logger', () => {
         headers: { authorization: 'Bearer t1', cookie: 'c1' },
         body: { refresh_token: 'r1', code: 'code1', nested: { access_token: 'a1' } },
         token: 't2',
+        subjectToken: 'st1',
+        form: { subject_token: 'st2', actor_token: 'at1' },
+        personalAccessToken: 'pat1',
       },
       'hello',
     );
     const line = logs.text;
-    for (const value of ['p1', 's1', 't1', 'c1', 'r1', 'code1', 'a1', 't2'])
+    for (const value of ['p1', 's1', 't1', 'c1', 'r1', 'code1', 'a1', 't2', 'st1', 'st2', 'at1', 'pat1'])
       expect(line).not.toContain(`"${value}"`);
     expect(line).toContain('[redacted]');
     expect(JSON.parse(line)).toMatchObject({ name: 'gatehouse-issuer', msg: 'hello' });

@@ -4,6 +4,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, codeOf, pkce, signIn, tokenRequest } from './helpers/agent.js';
+import {
+  ACCESS_TOKEN_TYPE,
+  exchange,
+  loadExchangeWorld,
+  PAT_TOKEN_TYPE,
+  signedInTokens,
+  userId,
+} from './helpers/exchange.js';
 import { loadWorld, ORDERS, PASSWORD, REDIRECT, SECRETS } from './helpers/fixtures.js';
 import { adminToken, api, startIssuer, type TestIssuer } from './helpers/issuer.js';
 
@@ -16,6 +24,7 @@ const keep = (...values: Array<string | undefined>) => {
 beforeAll(async () => {
   t = await startIssuer({ log: { level: 'trace' } });
   await loadWorld(t);
+  await loadExchangeWorld(t);
 });
 afterAll(() => t.close());
 
@@ -121,6 +130,63 @@ describe('logs (B51)', () => {
       body: new URLSearchParams({ token: refreshed.body.refresh_token }),
     });
     await agent.get(`${t.baseUrl}/oidc/session/end?id_token_hint=${tokens.body.id_token}`);
+
+    // Impersonation: subject tokens, actor tokens, impersonation tokens, PATs, failures and replays.
+    const alice = await userId(t, 'alice');
+    const subject = await api(t, admin, 'POST', '/subject-tokens', {
+      userId: alice,
+      context: { ticketId: 'T-51' },
+    });
+    keep(subject.body.subjectToken);
+    const actorTokens = await signedInTokens(t, 'sam');
+    keep(actorTokens.access_token, actorTokens.id_token);
+    const impersonated = await exchange(t, {
+      subject_token: subject.body.subjectToken,
+      subject_token_type: ACCESS_TOKEN_TYPE,
+      actor_token: actorTokens.access_token,
+      actor_token_type: ACCESS_TOKEN_TYPE,
+      resource: ORDERS,
+      scope: 'read:orders',
+    });
+    expect(impersonated.status).toBe(200);
+    keep(impersonated.body.access_token);
+    const replay = await exchange(t, {
+      subject_token: subject.body.subjectToken,
+      subject_token_type: ACCESS_TOKEN_TYPE,
+      actor_token: actorTokens.id_token,
+      actor_token_type: ACCESS_TOKEN_TYPE,
+      resource: ORDERS,
+    });
+    expect(replay.status).toBe(400);
+    await exchange(t, {
+      subject_token: 'sub_guessed-value-123',
+      subject_token_type: ACCESS_TOKEN_TYPE,
+      resource: ORDERS,
+    });
+    keep('sub_guessed-value-123');
+    const pat = await api(t, admin, 'POST', `/users/${alice}/personal-access-tokens`, { name: 'logged' });
+    keep(pat.body.value);
+    const fromPat = await exchange(t, {
+      subject_token: pat.body.value,
+      subject_token_type: PAT_TOKEN_TYPE,
+      resource: ORDERS,
+    });
+    expect(fromPat.status).toBe(200);
+    keep(fromPat.body.access_token);
+    await api(t, admin, 'DELETE', `/users/${alice}/personal-access-tokens/${pat.body.id}`);
+    await exchange(t, {
+      subject_token: pat.body.value,
+      subject_token_type: ACCESS_TOKEN_TYPE,
+      resource: ORDERS,
+    });
+    await exchange(t, {
+      subject_token: pat.body.value,
+      subject_token_type: PAT_TOKEN_TYPE,
+      resource: ORDERS,
+    });
+    await api(t, pat.body.value, 'GET', '/users');
+    await api(t, subject.body.subjectToken, 'GET', '/users');
+    expect(t.logs.text).toContain('"event":"audit"');
 
     expect(t.logs.lines.length).toBeGreaterThan(30);
     expect(secrets.size).toBeGreaterThan(20);

@@ -17,11 +17,21 @@ export const FLAGS: Readonly<
   '--log-level': { setting: 'log.level', kind: 'string' },
 });
 
+/** Options of the `token` command (not settings), by flag, and the name each is stored under. */
+export const TOKEN_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
+  '--pat': 'pat',
+  '--resource': 'resource',
+  '--scope': 'scope',
+  '--client-id': 'clientId',
+});
+
 /** The parsed command line. */
 export interface ParsedArgs {
   readonly command: string | undefined;
   readonly positionals: readonly string[];
   readonly flags: Readonly<Record<string, unknown>>;
+  /** Command options (`--pat`, `--resource` …), by name. */
+  readonly options: Readonly<Record<string, string>>;
   readonly config: string | undefined;
   readonly help: boolean;
   readonly version: boolean;
@@ -31,6 +41,7 @@ export interface ParsedArgs {
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const words: string[] = [];
   const flags: Record<string, unknown> = {};
+  const options: Record<string, string> = {};
   let config: string | undefined;
   let help = false;
   let version = false;
@@ -45,6 +56,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       const value = inline ?? argv[++i];
       if (value === undefined) throw new ConfigError(name, 'needs a value');
       if (name === '-c' || name === '--config') config = value;
+      else if (TOKEN_OPTIONS[name] !== undefined) options[TOKEN_OPTIONS[name]] = value;
       else {
         const flag = FLAGS[name];
         if (flag === undefined) throw new ConfigError(name, 'is not a known option (see --help)');
@@ -56,7 +68,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   }
   const command = words[0] === 'keys' ? (words[1] === undefined ? 'keys' : `keys ${words[1]}`) : words[0];
   const positionals = words.slice(command?.includes(' ') ? 2 : 1);
-  return { command, positionals, flags, config, help, version };
+  return { command, positionals, flags, options, config, help, version };
 }
 
 /** `--help` text. */
@@ -68,6 +80,13 @@ Commands:
   migrate            Apply database migrations and exit.
   seed <file.json>   Load resources, roles, users and applications from a JSON file (idempotent).
   keys rotate        Rotate the signing key; the previous key stays published for keys.gracePeriod.
+  token              Exchange a personal access token at the running issuer and print the access token
+                     (for testing an API with curl):
+                       gatehouse-issuer token --pat <value> --resource <indicator> [--scope "a b"]
+                                              --client-id <id>
+                     The PAT may come from GATEHOUSE_PAT instead (keeps it out of the process list), the
+                     client id from GATEHOUSE_CLIENT_ID; a confidential client's secret only from
+                     GATEHOUSE_CLIENT_SECRET. The application must be enabled for token exchange.
 
 Options:
   -c, --config <file>     JSON config file (default ./gatehouse-issuer.json when present; env GATEHOUSE_CONFIG)

@@ -44,6 +44,17 @@ const KNOWN: Readonly<Record<string, true | readonly string[]>> = {
   http: ['maxBodyBytes', 'maxJsonDepth'],
   passwords: ['scryptCost', 'minLength'],
   admin: ['clientId', 'clientSecret'],
+  subjectTokens: ['ttl'],
+  tokenExchange: ['maxFailures', 'failureWindow'],
+  customJwtClaims: [
+    'module',
+    'environmentVariables',
+    'timeout',
+    'memoryLimit',
+    'maxResultBytes',
+    'onError',
+    'workers',
+  ],
 };
 
 type Settings = Record<string, unknown>;
@@ -133,6 +144,9 @@ export function loadConfig(sources: ConfigSources): IssuerConfig {
   else settings.dataDir = resolve(sources.cwd, '.data');
   if (typeof settings.database === 'string' && settings.database !== ':memory:')
     settings.database = resolve(sources.cwd, settings.database);
+  const claims = settings.customJwtClaims as Settings | undefined;
+  if (claims !== null && typeof claims === 'object' && typeof claims.module === 'string')
+    settings.customJwtClaims = { ...claims, module: resolve(sources.cwd, claims.module) };
   if (settings.baseUrl === undefined)
     settings.baseUrl = `http://localhost:${typeof settings.port === 'number' ? settings.port : 3001}`;
   return settings as unknown as IssuerConfig;

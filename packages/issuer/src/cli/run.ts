@@ -6,11 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import type { Issuer } from '../server.js';
-import { parseArgs, USAGE } from './args.js';
+import { parseArgs, TOKEN_OPTIONS, USAGE } from './args.js';
 import { keysRotate } from './commands/keys-rotate.js';
 import { migrate } from './commands/migrate.js';
 import { seedCommand } from './commands/seed.js';
 import { start } from './commands/start.js';
+import { tokenCommand } from './commands/token.js';
 import type { CliIo } from './io.js';
 
 /** Outcome of one CLI run: an exit code, and the running issuer for `start`. */
@@ -49,6 +50,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
       io.stderr.write(`${USAGE}\n`);
       return { code: args.help ? 0 : 2 };
     }
+    const option = Object.keys(args.options)[0];
+    if (option !== undefined && args.command !== 'token') {
+      const flag = Object.entries(TOKEN_OPTIONS).find(([, name]) => name === option)![0];
+      throw new ConfigError(flag, 'is an option of the token command only');
+    }
     switch (args.command) {
       case 'start':
         return { code: 0, issuer: await start(args, io) };
@@ -60,6 +66,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
         return { code: 0 };
       case 'keys rotate':
         await keysRotate(args, io);
+        return { code: 0 };
+      case 'token':
+        await tokenCommand(args, io);
         return { code: 0 };
       default:
         io.stderr.write(`Unknown command "${args.command}".\n\n${USAGE}\n`);

@@ -17,6 +17,15 @@ export const OIDC_SCOPES: ReadonlySet<string> = Object.freeze(
   new Set(['openid', 'offline_access', 'profile', 'email']),
 );
 
+/** What the custom-claims policy does when the function throws, hangs, crashes or returns something unusable. */
+export const CUSTOM_CLAIMS_ON_ERROR = Object.freeze(['deny', 'issue-without-claims'] as const);
+
+/** One of {@link CUSTOM_CLAIMS_ON_ERROR}. */
+export type CustomClaimsOnError = (typeof CUSTOM_CLAIMS_ON_ERROR)[number];
+
+/** Hard maximum of `subjectTokens.ttl`, in seconds: a subject token is meant to be redeemed at once. */
+export const MAX_SUBJECT_TOKEN_TTL = 3_600;
+
 /** Log levels accepted by `log.level`. */
 export const LOG_LEVELS = Object.freeze([
   'fatal',
@@ -96,6 +105,33 @@ export const DEFAULTS = Object.freeze({
     scryptCost: 16_384,
     /** Shortest password accepted by the Management API. */
     minLength: 8,
+  }),
+  subjectTokens: Object.freeze({
+    /** Lifetime of a subject token in seconds (10 min): long enough to hand over, short enough to be useless later. At most 3600. */
+    ttl: 600,
+    /** Largest `context` document, serialized, in bytes. */
+    maxContextBytes: 4_096,
+  }),
+  tokenExchange: Object.freeze({
+    /**
+     * Failed redemptions of unknown subject tokens or PATs tolerated per client and address within
+     * `failureWindow`; further exchanges get 429 until the window ends (catalogue B6).
+     */
+    maxFailures: 10,
+    /** Length of the failure-counting window, in seconds (5 min). */
+    failureWindow: 300,
+  }),
+  customJwtClaims: Object.freeze({
+    /** Deadline of one call in milliseconds (5 s); the worker is killed when it passes. */
+    timeout: 5_000,
+    /** Heap limit of a claims worker in MiB (128). */
+    memoryLimit: 128,
+    /** Largest result, serialized, in bytes (64 KiB). */
+    maxResultBytes: 65_536,
+    /** Fail closed: a broken function means no token. */
+    onError: 'deny' as CustomClaimsOnError,
+    /** Worker threads running the function concurrently (each call gets one worker to itself). */
+    workers: 2,
   }),
   management: Object.freeze({
     /** Default page size of list endpoints. */

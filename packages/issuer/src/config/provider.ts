@@ -6,7 +6,9 @@
  * `client_secret_basic`, `client_secret_post` and `none` client authentication, with client secrets
  * stored as SHA-256 digests and compared by digest in constant time; HMAC algorithms disabled (they
  * would need the plain secret); refresh tokens rotated on every use; a replayed code or refresh token
- * revokes its grant; development interactions off.
+ * revokes its grant; development interactions off. Clients enabled for token exchange get the RFC 8693
+ * grant type. Just before a JWT access token is signed, `act` is set from the verified actor of a token
+ * exchange (and from nothing else), then `getCustomJwtClaims` adds its claims when configured.
  *
  * @module
  */
@@ -18,7 +20,11 @@ import Provider, {
   type KoaContextWithOIDC,
 } from 'oidc-provider';
 import type { Logger } from 'pino';
+import type { CustomClaims } from '../customize/claims.js';
+import { CustomClaimsError } from '../errors.js';
+import { getExchangeState } from '../grants/exchange-state.js';
 import { defaultResource, resourceServerInfo } from '../grants/resources.js';
+import { GRANT_NOT_ALLOWED, TOKEN_EXCHANGE_GRANT_TYPE } from '../grants/token-exchange.js';
 import { PAGE_HEADERS } from '../interactions/views/layout.js';
 import { renderError, renderLoggedOut, renderLogout } from '../interactions/views/message.js';
 import { verifySecret } from '../internal/secrets.js';
@@ -53,7 +59,9 @@ export function toClientMetadata(app: ApplicationRecord, alg: string): ClientMet
     client_id: app.id,
     client_name: app.name,
     application_type: app.type === 'Native' ? 'native' : 'web',
-    grant_types: GRANT_TYPES[app.type],
+    grant_types: app.tokenExchangeEnabled
+      ? [...GRANT_TYPES[app.type], TOKEN_EXCHANGE_GRANT_TYPE]
+      : GRANT_TYPES[app.type],
     response_types: interactive ? ['code'] : [],
     redirect_uris: interactive ? [...app.redirectUris] : [],
     post_logout_redirect_uris: interactive ? [...app.postLogoutRedirectUris] : [],
@@ -71,6 +79,8 @@ export interface ProviderDeps {
   readonly keys: KeySet;
   readonly cookieKeys: readonly string[];
   readonly log: Logger;
+  /** `getCustomJwtClaims`, when configured. */
+  readonly customClaims?: CustomClaims | undefined;
 }
 
 function setPageHeaders(ctx: KoaContextWithOIDC): void {
@@ -161,6 +171,17 @@ export function buildConfiguration(deps: ProviderDeps): Configuration {
         useGrantedResource: async () => false,
       },
     },
+    formats: {
+      customizers: {
+        jwt: async (ctx, token, jwt) => {
+          // RFC 8693 §4.1: `act` is only ever the verified actor; nothing else may set it.
+          delete jwt.payload.act;
+          const exchange = getExchangeState(ctx);
+          if (exchange?.act !== undefined) jwt.payload.act = exchange.act;
+          await deps.customClaims?.apply(ctx, token, jwt.payload);
+        },
+      },
+    },
     interactions: {
       url: async (_ctx, interaction) => `${config.basePath}/interaction/${interaction.uid}`,
     },
@@ -235,7 +256,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       ctx.oidc?.route === 'token' &&
       ctx.status === 400 &&
       body?.error === 'invalid_request' &&
-      body.error_description === 'requested grant type is not allowed for this client'
+      body.error_description === GRANT_NOT_ALLOWED
     ) {
       ctx.body = { ...body, error: 'unauthorized_client' };
     }
@@ -251,6 +272,8 @@ export function createProvider(deps: ProviderDeps): Provider {
     });
   }
   on('server_error', (_ctx: unknown, err: Error) => {
+    // Already logged (by category only) where it happened; its cause is user code and stays out of logs.
+    if (err instanceof CustomClaimsError) return;
     log.error(
       { event: 'server_error', err: { type: err.name, message: err.message, stack: err.stack } },
       'oidc-provider error',

@@ -4,14 +4,18 @@
  *
  * @module
  */
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { DestinationStream, Logger } from 'pino';
 import { ConfigError } from '../errors.js';
 import type { Store } from '../storage/store.js';
 import {
+  CUSTOM_CLAIMS_ON_ERROR,
+  type CustomClaimsOnError,
   DEFAULTS,
   LOG_LEVELS,
   type LogLevel,
+  MAX_SUBJECT_TOKEN_TTL,
   SIGNING_ALGORITHMS,
   type SigningAlgorithm,
 } from './defaults.js';
@@ -72,6 +76,48 @@ export interface PasswordConfig {
   minLength?: number;
 }
 
+/** Subject tokens (`POST /api/subject-tokens`). */
+export interface SubjectTokenConfig {
+  /** Lifetime in seconds (10–3600). Default 600. */
+  ttl?: number;
+}
+
+/** Token exchange (RFC 8693) limits. */
+export interface TokenExchangeConfig {
+  /** Failed redemptions of unknown tokens per client and address before 429. Default 10. */
+  maxFailures?: number;
+  /** Window of that count, in seconds. Default 300. */
+  failureWindow?: number;
+}
+
+/**
+ * The `getCustomJwtClaims` function: a module run in a worker thread for every JWT access token.
+ *
+ * @example
+ * ```ts
+ * const customJwtClaims: CustomJwtClaimsConfig = {
+ *   module: './claims.mjs',
+ *   environmentVariables: { TENANT: 'acme' },
+ * };
+ * ```
+ */
+export interface CustomJwtClaimsConfig {
+  /** Path of an ES module exporting `getCustomJwtClaims` (relative paths resolve against the working directory). */
+  module: string;
+  /** Values handed to the function as `environmentVariables`; the worker's `process.env` is empty. Default `{}`. */
+  environmentVariables?: Readonly<Record<string, string>>;
+  /** Deadline per call in milliseconds (100–60000). Default 5000. */
+  timeout?: number;
+  /** Heap limit of a worker in MiB (16–4096). Default 128. */
+  memoryLimit?: number;
+  /** Largest serialized result in bytes (1024–1048576). Default 65536. */
+  maxResultBytes?: number;
+  /** `deny` (no token, an OAuth error) or `issue-without-claims`. Default `deny`. */
+  onError?: CustomClaimsOnError;
+  /** Worker threads (1–16). Default 2. */
+  workers?: number;
+}
+
 /** Administrator application created on first start. */
 export interface AdminConfig {
   /** Fixed client id instead of a generated one. */
@@ -109,6 +155,10 @@ export interface IssuerConfig {
   http?: HttpConfig;
   passwords?: PasswordConfig;
   admin?: AdminConfig;
+  subjectTokens?: SubjectTokenConfig;
+  tokenExchange?: TokenExchangeConfig;
+  /** Custom JWT access-token claims. Default: none. */
+  customJwtClaims?: CustomJwtClaimsConfig;
   /** Keys signing the sign-in cookies (each ≥ 32 characters). Default: generated once and stored. */
   cookieKeys?: readonly string[];
 }
@@ -138,6 +188,10 @@ export interface ResolvedConfig {
   readonly http: Readonly<Required<HttpConfig>>;
   readonly passwords: Readonly<Required<PasswordConfig>>;
   readonly admin: Readonly<AdminConfig>;
+  readonly subjectTokens: Readonly<Required<SubjectTokenConfig>>;
+  readonly tokenExchange: Readonly<Required<TokenExchangeConfig>>;
+  /** With `module` made absolute. */
+  readonly customJwtClaims: Readonly<Required<CustomJwtClaimsConfig>> | undefined;
   readonly cookieKeys: readonly string[] | undefined;
 }
 
@@ -207,6 +261,39 @@ function isStore(value: unknown): value is Store {
     typeof store.users === 'object' &&
     typeof store.payloads === 'object'
   );
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+
+function resolveCustomClaims(value: CustomJwtClaimsConfig): Readonly<Required<CustomJwtClaimsConfig>> {
+  const c = object(value, 'customJwtClaims');
+  const path = resolve(text(c.module, 'customJwtClaims.module'));
+  if (!existsSync(path))
+    fail('customJwtClaims.module', `must name an existing file (${path} does not exist)`);
+  const env = object(c.environmentVariables, 'customJwtClaims.environmentVariables');
+  const environmentVariables: Record<string, string> = {};
+  for (const [name, entry] of Object.entries(env)) {
+    if (!ENV_NAME.test(name) || typeof entry !== 'string') {
+      fail('customJwtClaims.environmentVariables', 'must map variable names to strings');
+    }
+    environmentVariables[name] = entry as string;
+  }
+  const d = DEFAULTS.customJwtClaims;
+  return Object.freeze({
+    module: path,
+    environmentVariables: Object.freeze(environmentVariables),
+    timeout: integer(c.timeout, d.timeout, 'customJwtClaims.timeout', 100, 60_000),
+    memoryLimit: integer(c.memoryLimit, d.memoryLimit, 'customJwtClaims.memoryLimit', 16, 4_096),
+    maxResultBytes: integer(
+      c.maxResultBytes,
+      d.maxResultBytes,
+      'customJwtClaims.maxResultBytes',
+      1_024,
+      1_048_576,
+    ),
+    onError: oneOf(c.onError, d.onError, CUSTOM_CLAIMS_ON_ERROR, 'customJwtClaims.onError'),
+    workers: integer(c.workers, d.workers, 'customJwtClaims.workers', 1, 16),
+  });
 }
 
 /**
@@ -304,6 +391,30 @@ export function resolveConfig(config: IssuerConfig): ResolvedConfig {
     );
   }
 
+  const st = object(config.subjectTokens, 'subjectTokens');
+  const subjectTokens = Object.freeze({
+    ttl: integer(st.ttl, DEFAULTS.subjectTokens.ttl, 'subjectTokens.ttl', 10, MAX_SUBJECT_TOKEN_TTL),
+  });
+  const te = object(config.tokenExchange, 'tokenExchange');
+  const tokenExchange = Object.freeze({
+    maxFailures: integer(
+      te.maxFailures,
+      DEFAULTS.tokenExchange.maxFailures,
+      'tokenExchange.maxFailures',
+      1,
+      10_000,
+    ),
+    failureWindow: integer(
+      te.failureWindow,
+      DEFAULTS.tokenExchange.failureWindow,
+      'tokenExchange.failureWindow',
+      1,
+      86_400,
+    ),
+  });
+  const customJwtClaims =
+    config.customJwtClaims === undefined ? undefined : resolveCustomClaims(config.customJwtClaims);
+
   let cookieKeys: readonly string[] | undefined;
   if (config.cookieKeys !== undefined) {
     if (!Array.isArray(config.cookieKeys) || config.cookieKeys.length === 0)
@@ -331,6 +442,9 @@ export function resolveConfig(config: IssuerConfig): ResolvedConfig {
     http,
     passwords,
     admin: Object.freeze({ clientId: a.clientId, clientSecret: a.clientSecret }),
+    subjectTokens,
+    tokenExchange,
+    customJwtClaims,
     cookieKeys,
   });
 }

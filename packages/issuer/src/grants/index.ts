@@ -1,20 +1,30 @@
 /**
  * The registry of extra grant types: `{ grantType, handler, parameters, dupes }` modules registered
  * with oidc-provider's `registerGrantType`. The standard grants (authorization code, refresh token,
- * client credentials) are oidc-provider's own; RFC 8693 token exchange is added here next.
+ * client credentials) are oidc-provider's own; RFC 8693 token exchange is added here.
  *
  * @module
  */
+import type { Verifier } from '@gatehouse/core';
 import type { Provider } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config/schema.js';
+import type { AuditTrail } from '../internal/audit.js';
 import type { Store } from '../storage/store.js';
+import type { FailureLimiter } from './failure-limiter.js';
+import { tokenExchangeGrant } from './token-exchange.js';
 
 /** What a grant handler may use. */
 export interface GrantContext {
   readonly store: Store;
   readonly config: ResolvedConfig;
   readonly log: Logger;
+  /** Records audit events. */
+  readonly audit: AuditTrail;
+  /** Failed redemptions of unknown tokens per client and address (catalogue B6). */
+  readonly limiter: FailureLimiter;
+  /** `@gatehouse/core` verifier for JWT actor tokens (this issuer, audience = the issuer identifier). */
+  readonly actorVerifier: () => Verifier;
 }
 
 /**
@@ -39,18 +49,20 @@ export interface GrantModule {
   readonly dupes: readonly string[];
   /** Build the token-endpoint handler. */
   handler(context: GrantContext): Parameters<Provider['registerGrantType']>[1];
+  /** Optional: subscribe to provider events once the grant is registered. */
+  setup?(provider: Provider, context: GrantContext): void;
 }
 
 /**
- * Every extra grant, registered in order. Empty until token exchange lands.
+ * Every extra grant, registered in order: RFC 8693 token exchange.
  *
  * @example
  * ```ts
  * import { GRANTS } from '@gatehouse/issuer';
- * console.log(GRANTS.map((grant) => grant.grantType)); // []
+ * console.log(GRANTS.map((grant) => grant.grantType)); // ['urn:ietf:params:oauth:grant-type:token-exchange']
  * ```
  */
-export const GRANTS: readonly GrantModule[] = Object.freeze([]);
+export const GRANTS: readonly GrantModule[] = Object.freeze([tokenExchangeGrant]);
 
 /** Register every module of {@link GRANTS} (or `grants`) with a provider. */
 export function registerGrants(
@@ -65,5 +77,6 @@ export function registerGrants(
       [...grant.parameters],
       [...grant.dupes],
     );
+    grant.setup?.(provider, context);
   }
 }

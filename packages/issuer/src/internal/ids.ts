@@ -15,6 +15,9 @@ export const ID_PREFIXES = Object.freeze({
   resource: 'res_',
   scope: 'scp_',
   role: 'rol_',
+  subjectToken: 'stk_',
+  personalAccessToken: 'pat_',
+  auditEvent: 'evt_',
 });
 
 /** A new random id for an entity type. */

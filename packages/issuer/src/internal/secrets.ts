@@ -1,8 +1,9 @@
 /**
  * Client secrets and user passwords.
  *
- * Client secrets are 256-bit random values shown once; only their SHA-256 digest is stored, and a
- * presented secret is compared by digest with `timingSafeEqual` (fixed 32-byte inputs). Passwords are
+ * Client secrets, subject tokens and personal access tokens are 256-bit random values shown once;
+ * only their SHA-256 digest is stored, and a presented value is compared by digest with
+ * `timingSafeEqual` (fixed 32-byte inputs). Passwords are
  * hashed with scrypt and a per-password salt.
  *
  * @module
@@ -12,6 +13,14 @@ import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 /** A new client secret: 32 random bytes, base64url (43 characters). */
 export function generateSecret(): string {
   return randomBytes(32).toString('base64url');
+}
+
+/**
+ * A new bearer credential (subject token, personal access token): `prefix` + 32 random bytes in
+ * base64url, so 256 bits of randomness. Store only {@link hashSecret} of it.
+ */
+export function generateToken(prefix: string): string {
+  return `${prefix}${randomBytes(32).toString('base64url')}`;
 }
 
 /** SHA-256 digest of a client secret, hex (64 characters). */

@@ -25,6 +25,7 @@ import {
   ValidationError,
   type ValidationIssue,
 } from '../errors.js';
+import type { AuditTrail } from '../internal/audit.js';
 import { readJson, sendEmpty, sendJson } from '../internal/http.js';
 import type { ApplicationRecord, SigningKeyRecord, Store } from '../storage/store.js';
 import type { Schemas } from './schemas.js';
@@ -109,6 +110,8 @@ export interface ManagementDeps {
   readonly rotateKeys: () => Promise<SigningKeyRecord>;
   /** oidc-provider's own client-metadata validation of an application; throws a `ValidationError`. */
   readonly validateApplication: (app: ApplicationRecord) => Promise<void>;
+  /** The audit trail. */
+  readonly audit: AuditTrail;
 }
 
 /** Maximum length of a path parameter; longer ids cannot exist (catalogue B44). */

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { DEFAULTS } from '../config/defaults.js';
 import type { ResolvedConfig } from '../config/schema.js';
-import { APPLICATION_TYPES, ROLE_TYPES } from '../storage/store.js';
+import { APPLICATION_TYPES, AUDIT_EVENT_TYPES, ROLE_TYPES } from '../storage/store.js';
 
 /** Largest `customData` document, serialized, in bytes. */
 export const MAX_CUSTOM_DATA_BYTES = 4_096;
@@ -22,6 +22,16 @@ const customData = z
   .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= MAX_CUSTOM_DATA_BYTES, {
     message: `customData must serialize to at most ${MAX_CUSTOM_DATA_BYTES} bytes`,
   });
+
+/** A subject token's `context`: integrator-defined keys, at most 4 KB serialized. */
+const subjectContext = z
+  .record(z.string().max(128), z.unknown())
+  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= DEFAULTS.subjectTokens.maxContextBytes, {
+    message: `context must serialize to at most ${DEFAULTS.subjectTokens.maxContextBytes} bytes`,
+  });
+
+/** An ISO 8601 date-time with an offset (`Z` or `±hh:mm`), as a query or body value. */
+const isoInput = z.iso.datetime({ offset: true });
 
 /** Usernames: letters, digits, `.`, `_`, `-`; no `@`, so a username never looks like an email. */
 const username = z
@@ -305,6 +315,71 @@ export function buildSchemas(config: Pick<ResolvedConfig, 'passwords'>) {
     })
     .register(responses, { id: 'SigningKey' });
 
+  const createSubjectToken = z
+    .strictObject({
+      userId: id.meta({ description: 'The user to impersonate' }),
+      context: subjectContext
+        .optional()
+        .meta({ description: 'Integrator-defined JSON object (at most 4 KB), handed to getCustomJwtClaims' }),
+      applicationId: id.optional().meta({ description: 'Only this application may redeem the token' }),
+      actorId: id.optional().meta({ description: 'Redeemable only with an actor token of this user' }),
+    })
+    .register(requests, { id: 'CreateSubjectToken' });
+  const subjectToken = z
+    .object({
+      subjectToken: z.string().meta({ description: 'Shown once; only its SHA-256 digest is stored.' }),
+      expiresIn: z.number().int().meta({ description: 'Seconds until it expires' }),
+    })
+    .register(responses, { id: 'SubjectToken' });
+
+  const auditEvent = z
+    .object({
+      id,
+      type: z.enum(AUDIT_EVENT_TYPES),
+      createdAt: isoTime,
+      applicationId: z.string().nullable(),
+      userId: z.string().nullable(),
+      actorId: z.string().nullable(),
+      reason: z.string().nullable(),
+      details: z.record(z.string(), z.unknown()),
+    })
+    .register(responses, { id: 'AuditEvent' });
+  const auditQuery = pageQuery.extend({
+    type: z.enum(AUDIT_EVENT_TYPES).optional(),
+    userId: id.optional(),
+    actorId: id.optional(),
+    applicationId: id.optional(),
+    since: isoInput.optional(),
+    until: isoInput.optional(),
+  });
+
+  const patScopes = z.array(scopeName).min(1).max(100);
+  const personalAccessToken = z
+    .object({
+      id,
+      userId: z.string(),
+      name: z.string(),
+      scopes: z.array(z.string()).nullable(),
+      expiresAt: isoTime.nullable(),
+      createdAt: isoTime,
+      lastUsedAt: isoTime.nullable(),
+    })
+    .register(responses, { id: 'PersonalAccessToken' });
+  const personalAccessTokenWithValue = personalAccessToken
+    .extend({
+      value: z.string().meta({ description: 'Shown once; only its SHA-256 digest is stored.' }),
+    })
+    .register(responses, { id: 'PersonalAccessTokenWithValue' });
+  const createPersonalAccessToken = z
+    .strictObject({
+      name,
+      expiresAt: isoInput.optional().meta({ description: 'ISO 8601; must be in the future' }),
+      scopes: patScopes.optional().meta({
+        description: 'Most scopes an exchanged token may carry; the user’s roles still apply',
+      }),
+    })
+    .register(requests, { id: 'CreatePersonalAccessToken' });
+
   const error = z
     .object({
       code: z.string(),
@@ -349,6 +424,17 @@ export function buildSchemas(config: Pick<ResolvedConfig, 'passwords'>) {
     roleScope,
     scopeIds,
     signingKey,
+    createSubjectToken,
+    subjectToken,
+    auditEvent,
+    auditQuery,
+    auditEventsPage: page(auditEvent, 'AuditEventPage'),
+    personalAccessToken,
+    personalAccessTokenWithValue,
+    createPersonalAccessToken,
+    personalAccessTokenList: z
+      .object({ items: z.array(personalAccessToken) })
+      .register(responses, { id: 'PersonalAccessTokenList' }),
     error,
     usersPage: page(user, 'UserPage'),
     applicationsPage: page(application, 'ApplicationPage'),

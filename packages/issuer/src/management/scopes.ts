@@ -33,4 +33,6 @@ export const MANAGEMENT_SCOPES: ReadonlyArray<{ readonly name: string; readonly 
     { name: 'roles:write', description: 'Create, change and delete roles and their scopes' },
     { name: 'keys:read', description: 'List signing keys' },
     { name: 'keys:write', description: 'Rotate signing keys' },
+    { name: 'subject-tokens:create', description: 'Mint subject tokens for impersonation (token exchange)' },
+    { name: 'audit:read', description: 'Read the audit trail of impersonation and personal access tokens' },
   ]);

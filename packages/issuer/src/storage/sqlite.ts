@@ -17,6 +17,10 @@ import type {
   ApplicationRecord,
   ApplicationStore,
   ApplicationType,
+  AuditEventFilter,
+  AuditEventRecord,
+  AuditEventStore,
+  AuditEventType,
   ClientAuthMethod,
   MigrationResult,
   NewApplication,
@@ -28,6 +32,8 @@ import type {
   PageRequest,
   PayloadIndex,
   PayloadStore,
+  PersonalAccessTokenRecord,
+  PersonalAccessTokenStore,
   ResourcePatch,
   ResourceRecord,
   ResourceStore,
@@ -43,6 +49,8 @@ import type {
   SigningKeyStore,
   Store,
   StoredPayload,
+  SubjectTokenRecord,
+  SubjectTokenStore,
   UserPatch,
   UserRecord,
   UserStore,
@@ -146,6 +154,47 @@ function toPayload(row: Row): StoredPayload {
   };
 }
 
+function toSubjectToken(row: Row): SubjectTokenRecord {
+  return {
+    id: String(row.id),
+    tokenHash: String(row.token_hash),
+    userId: String(row.user_id),
+    context: parse(row.context),
+    applicationId: strOrNull(row.application_id),
+    actorId: strOrNull(row.actor_id),
+    createdBy: String(row.created_by),
+    createdAt: num(row.created_at),
+    expiresAt: num(row.expires_at),
+    consumedAt: numOrNull(row.consumed_at),
+  };
+}
+
+function toPersonalAccessToken(row: Row): PersonalAccessTokenRecord {
+  return {
+    id: String(row.id),
+    tokenHash: String(row.token_hash),
+    userId: String(row.user_id),
+    name: String(row.name),
+    scopes: row.scopes === null || row.scopes === undefined ? null : parse(row.scopes),
+    expiresAt: numOrNull(row.expires_at),
+    createdAt: num(row.created_at),
+    lastUsedAt: numOrNull(row.last_used_at),
+  };
+}
+
+function toAuditEvent(row: Row): AuditEventRecord {
+  return {
+    id: String(row.id),
+    type: String(row.type) as AuditEventType,
+    createdAt: num(row.created_at),
+    applicationId: strOrNull(row.application_id),
+    userId: strOrNull(row.user_id),
+    actorId: strOrNull(row.actor_id),
+    reason: strOrNull(row.reason),
+    details: parse(row.details),
+  };
+}
+
 /** Columns whose UNIQUE constraint maps to a conflict field name. */
 const UNIQUE_FIELDS: Readonly<Record<string, string>> = {
   'users.username_key': 'user.username',
@@ -159,6 +208,12 @@ const UNIQUE_FIELDS: Readonly<Record<string, string>> = {
   'roles.name': 'role.name',
   'roles.id': 'role.id',
   'signing_keys.kid': 'signing_key.kid',
+  'subject_tokens.id': 'subject_token.id',
+  'subject_tokens.token_hash': 'subject_token.value',
+  'personal_access_tokens.id': 'personal_access_token.id',
+  'personal_access_tokens.token_hash': 'personal_access_token.value',
+  'personal_access_tokens.user_id, personal_access_tokens.name': 'personal_access_token.name',
+  'audit_events.id': 'audit_event.id',
 };
 
 function isConstraintError(err: unknown): err is Error & { errcode: number } {
@@ -179,6 +234,9 @@ class SqliteStore implements Store {
   readonly keys: SigningKeyStore;
   readonly settings: SettingStore;
   readonly payloads: PayloadStore;
+  readonly subjectTokens: SubjectTokenStore;
+  readonly personalAccessTokens: PersonalAccessTokenStore;
+  readonly auditEvents: AuditEventStore;
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -192,6 +250,9 @@ class SqliteStore implements Store {
     this.keys = this.#keyStore();
     this.settings = this.#settingStore();
     this.payloads = this.#payloadStore();
+    this.subjectTokens = this.#subjectTokenStore();
+    this.personalAccessTokens = this.#personalAccessTokenStore();
+    this.auditEvents = this.#auditEventStore();
   }
 
   #stmt(sql: string): StatementSync {
@@ -690,6 +751,121 @@ class SqliteStore implements Store {
       },
       purgeExpired: async (now) =>
         this.#run('DELETE FROM oidc_payloads WHERE expires_at IS NOT NULL AND expires_at <= ?', now),
+    };
+  }
+
+  #subjectTokenStore(): SubjectTokenStore {
+    return {
+      create: async (token, now) => {
+        this.#run(
+          `INSERT INTO subject_tokens (id, token_hash, user_id, context, application_id, actor_id, created_by, created_at, expires_at, consumed_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+          token.id,
+          token.tokenHash,
+          token.userId,
+          json(token.context ?? {}),
+          token.applicationId ?? null,
+          token.actorId ?? null,
+          token.createdBy,
+          now,
+          token.expiresAt,
+        );
+        return toSubjectToken(this.#get('SELECT * FROM subject_tokens WHERE id = ?', token.id)!);
+      },
+      consume: async (tokenHash, now) => {
+        const row = this.#get(
+          `UPDATE subject_tokens SET consumed_at = ?
+           WHERE token_hash = ? AND consumed_at IS NULL AND expires_at > ? RETURNING *`,
+          now,
+          tokenHash,
+          now,
+        );
+        return row && toSubjectToken(row);
+      },
+      findByHash: async (tokenHash) => {
+        const row = this.#get('SELECT * FROM subject_tokens WHERE token_hash = ?', tokenHash);
+        return row && toSubjectToken(row);
+      },
+      purgeExpired: async (before) => this.#run('DELETE FROM subject_tokens WHERE expires_at < ?', before),
+    };
+  }
+
+  #personalAccessTokenStore(): PersonalAccessTokenStore {
+    return {
+      create: async (token, now) => {
+        this.#run(
+          `INSERT INTO personal_access_tokens (id, token_hash, user_id, name, scopes, expires_at, created_at, last_used_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, NULL)`,
+          token.id,
+          token.tokenHash,
+          token.userId,
+          token.name,
+          token.scopes == null ? null : json(token.scopes),
+          token.expiresAt ?? null,
+          now,
+        );
+        return toPersonalAccessToken(
+          this.#get('SELECT * FROM personal_access_tokens WHERE id = ?', token.id)!,
+        );
+      },
+      listFor: async (userId) =>
+        this.#all(
+          'SELECT * FROM personal_access_tokens WHERE user_id = ? ORDER BY created_at, id',
+          userId,
+        ).map(toPersonalAccessToken),
+      findByHash: async (tokenHash) => {
+        const row = this.#get('SELECT * FROM personal_access_tokens WHERE token_hash = ?', tokenHash);
+        return row && toPersonalAccessToken(row);
+      },
+      delete: async (userId, id) =>
+        this.#run('DELETE FROM personal_access_tokens WHERE user_id = ? AND id = ?', userId, id) > 0,
+      touch: async (id, now) => {
+        this.#run('UPDATE personal_access_tokens SET last_used_at = ? WHERE id = ?', now, id);
+      },
+    };
+  }
+
+  #auditEventStore(): AuditEventStore {
+    return {
+      record: async (event, now) => {
+        this.#run(
+          `INSERT INTO audit_events (id, type, created_at, application_id, user_id, actor_id, reason, details)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          event.id,
+          event.type,
+          now,
+          event.applicationId ?? null,
+          event.userId ?? null,
+          event.actorId ?? null,
+          event.reason ?? null,
+          json(event.details ?? {}),
+        );
+        return toAuditEvent(this.#get('SELECT * FROM audit_events WHERE id = ?', event.id)!);
+      },
+      list: async (filter: AuditEventFilter, page) => {
+        const conditions: string[] = [];
+        const params: SQLInputValue[] = [];
+        const where = (condition: string, value: SQLInputValue | undefined) => {
+          if (value === undefined) return;
+          conditions.push(condition);
+          params.push(value);
+        };
+        where('type = ?', filter.type);
+        where('user_id = ?', filter.userId);
+        where('actor_id = ?', filter.actorId);
+        where('application_id = ?', filter.applicationId);
+        where('created_at >= ?', filter.since);
+        where('created_at <= ?', filter.until);
+        const clause = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
+        const total = num(this.#get(`SELECT COUNT(*) AS n FROM audit_events ${clause}`, ...params)!.n);
+        const rows = this.#all(
+          `SELECT * FROM audit_events ${clause} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
+          ...params,
+          page.pageSize,
+          (page.page - 1) * page.pageSize,
+        );
+        return { items: rows.map(toAuditEvent), page: page.page, pageSize: page.pageSize, total };
+      },
     };
   }
 }

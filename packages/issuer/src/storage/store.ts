@@ -221,6 +221,122 @@ export interface PayloadIndex {
   readonly userCode?: string | undefined;
 }
 
+/**
+ * A subject token minted by the Management API for RFC 8693 token exchange (impersonation). The
+ * value itself is never stored: `tokenHash` is its SHA-256 digest (hex).
+ */
+export interface SubjectTokenRecord {
+  readonly id: string;
+  readonly tokenHash: string;
+  /** The user to be impersonated. */
+  readonly userId: string;
+  /** Integrator-defined context given at creation (at most 4 KB serialized). */
+  readonly context: Readonly<Record<string, unknown>>;
+  /** Only this application may redeem the token, when set. */
+  readonly applicationId: string | null;
+  /** The token is redeemable only with an actor token of this user, when set. */
+  readonly actorId: string | null;
+  /** Client id of the application that created the token. */
+  readonly createdBy: string;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  readonly consumedAt: number | null;
+}
+
+/** Fields of a new subject token. */
+export interface NewSubjectToken {
+  readonly id: string;
+  readonly tokenHash: string;
+  readonly userId: string;
+  readonly context?: Readonly<Record<string, unknown>> | undefined;
+  readonly applicationId?: string | null | undefined;
+  readonly actorId?: string | null | undefined;
+  readonly createdBy: string;
+  readonly expiresAt: number;
+}
+
+/**
+ * A personal access token of a user. The value is never stored: `tokenHash` is its SHA-256 digest.
+ */
+export interface PersonalAccessTokenRecord {
+  readonly id: string;
+  readonly tokenHash: string;
+  readonly userId: string;
+  readonly name: string;
+  /** Scope names the token may carry at most; `null` means only the user's roles limit it. */
+  readonly scopes: readonly string[] | null;
+  readonly expiresAt: number | null;
+  readonly createdAt: number;
+  readonly lastUsedAt: number | null;
+}
+
+/** Fields of a new personal access token. */
+export interface NewPersonalAccessToken {
+  readonly id: string;
+  readonly tokenHash: string;
+  readonly userId: string;
+  readonly name: string;
+  readonly scopes?: readonly string[] | null | undefined;
+  readonly expiresAt?: number | null | undefined;
+}
+
+/**
+ * Kinds of audit events.
+ *
+ * @example
+ * ```ts
+ * import { AUDIT_EVENT_TYPES } from '@gatehouse/issuer';
+ * AUDIT_EVENT_TYPES.includes('token_exchange.failed'); // true
+ * ```
+ */
+export const AUDIT_EVENT_TYPES = Object.freeze([
+  'subject_token.created',
+  'token_exchange.succeeded',
+  'token_exchange.failed',
+  'personal_access_token.created',
+  'personal_access_token.revoked',
+] as const);
+/** One of {@link AUDIT_EVENT_TYPES}. */
+export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+
+/** One audit event: who did what to whom, through which application. */
+export interface AuditEventRecord {
+  readonly id: string;
+  readonly type: AuditEventType;
+  readonly createdAt: number;
+  /** The application that made the request (creator of a subject token, or the exchanging client). */
+  readonly applicationId: string | null;
+  /** The user acted upon (the impersonated user, the PAT owner). */
+  readonly userId: string | null;
+  /** The user who really acted (from the actor token), when known. */
+  readonly actorId: string | null;
+  /** Why it failed (a stable code), for failures. */
+  readonly reason: string | null;
+  /** Further facts (ids, resource, scope, context); never a token value. */
+  readonly details: Readonly<Record<string, unknown>>;
+}
+
+/** Fields of a new audit event. */
+export interface NewAuditEvent {
+  readonly id: string;
+  readonly type: AuditEventType;
+  readonly applicationId?: string | null | undefined;
+  readonly userId?: string | null | undefined;
+  readonly actorId?: string | null | undefined;
+  readonly reason?: string | null | undefined;
+  readonly details?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** Filters of {@link AuditEventStore.list}; absent ones match everything. Times are inclusive. */
+export interface AuditEventFilter {
+  readonly type?: AuditEventType | undefined;
+  readonly userId?: string | undefined;
+  readonly actorId?: string | undefined;
+  readonly applicationId?: string | undefined;
+  readonly since?: number | undefined;
+  readonly until?: number | undefined;
+}
+
 /** Users and their role assignments. */
 export interface UserStore {
   create(user: NewUser, now: number): Promise<UserRecord>;
@@ -325,6 +441,41 @@ export interface PayloadStore {
   purgeExpired(now: number): Promise<number>;
 }
 
+/** Subject tokens for token exchange. */
+export interface SubjectTokenStore {
+  create(token: NewSubjectToken, now: number): Promise<SubjectTokenRecord>;
+  /**
+   * Consume the token with this digest, atomically: one conditional update (`… WHERE consumed_at IS
+   * NULL AND expires_at > now`). Resolves to the record for exactly one caller, and to `undefined`
+   * when the token is unknown, expired or already consumed.
+   */
+  consume(tokenHash: string, now: number): Promise<SubjectTokenRecord | undefined>;
+  /** The token with this digest, consumed or expired included (to explain a refusal). */
+  findByHash(tokenHash: string): Promise<SubjectTokenRecord | undefined>;
+  /** Delete tokens that expired before `before`. Resolves to how many were deleted. */
+  purgeExpired(before: number): Promise<number>;
+}
+
+/** Personal access tokens. */
+export interface PersonalAccessTokenStore {
+  /** Throws `StoreConflictError` (`personal_access_token.name`) when the user already has a token with that name. */
+  create(token: NewPersonalAccessToken, now: number): Promise<PersonalAccessTokenRecord>;
+  /** A user's tokens, oldest first. */
+  listFor(userId: string): Promise<readonly PersonalAccessTokenRecord[]>;
+  findByHash(tokenHash: string): Promise<PersonalAccessTokenRecord | undefined>;
+  /** Revoke (delete) one of a user's tokens; resolves to whether it existed. */
+  delete(userId: string, id: string): Promise<boolean>;
+  /** Record a use. */
+  touch(id: string, now: number): Promise<void>;
+}
+
+/** The audit trail of impersonation. */
+export interface AuditEventStore {
+  record(event: NewAuditEvent, now: number): Promise<AuditEventRecord>;
+  /** Matching events, newest first. */
+  list(filter: AuditEventFilter, page: PageRequest): Promise<Page<AuditEventRecord>>;
+}
+
 /** Result of {@link Store.migrate}. */
 export interface MigrationResult {
   /** Versions applied by this call, oldest first. */
@@ -363,4 +514,7 @@ export interface Store {
   readonly keys: SigningKeyStore;
   readonly settings: SettingStore;
   readonly payloads: PayloadStore;
+  readonly subjectTokens: SubjectTokenStore;
+  readonly personalAccessTokens: PersonalAccessTokenStore;
+  readonly auditEvents: AuditEventStore;
 }

@@ -102,7 +102,10 @@ describe('gatehouse-issuer', () => {
 
   it('migrate applies once, then reports up to date', async () => {
     expect((await runCli(['migrate'], io())).code).toBe(0);
-    expect(JSON.parse(out[0]!)).toEqual({ applied: ['0001_init'], current: '0001_init' });
+    expect(JSON.parse(out[0]!)).toEqual({
+      applied: ['0001_init', '0002_impersonation'],
+      current: '0002_impersonation',
+    });
     expect((await runCli(['migrate'], io())).code).toBe(0);
     expect(JSON.parse(out[1]!).applied).toEqual([]);
     expect(err.join('')).toContain('up to date');
@@ -136,6 +139,36 @@ describe('gatehouse-issuer', () => {
     writeFileSync(file, JSON.stringify({ users: [{ username: 'x', admin: true }] }));
     expect((await runCli(['seed', 'seed.json'], io())).code).toBe(1);
     expect(err.join('')).toContain('seed.users.0');
+  });
+
+  it('reads impersonation settings from the config file; the claims module is relative to the working directory', async () => {
+    writeFileSync(join(dir, 'claims.mjs'), 'export const getCustomJwtClaims = () => ({});\n');
+    writeFileSync(
+      join(dir, 'gatehouse-issuer.json'),
+      JSON.stringify({
+        subjectTokens: { ttl: 300 },
+        tokenExchange: { maxFailures: 5 },
+        customJwtClaims: { module: 'claims.mjs', environmentVariables: { TENANT: 'acme' }, timeout: 1000 },
+      }),
+    );
+    const { code, issuer } = await runCli(['start', '--port', '0', '--database', ':memory:'], io());
+    expect(code).toBe(0);
+    try {
+      expect(issuer!.config.subjectTokens.ttl).toBe(300);
+      expect(issuer!.config.tokenExchange.maxFailures).toBe(5);
+      expect(issuer!.config.customJwtClaims).toMatchObject({
+        module: join(dir, 'claims.mjs'),
+        timeout: 1000,
+      });
+    } finally {
+      await issuer!.close();
+    }
+    writeFileSync(
+      join(dir, 'gatehouse-issuer.json'),
+      JSON.stringify({ customJwtClaims: { module: 'x', deadline: 1 } }),
+    );
+    expect((await runCli(['migrate'], io())).code).toBe(2);
+    expect(err.join('')).toContain('"customJwtClaims.deadline" is not a known setting');
   });
 
   it('keys rotate stores a new active key', async () => {

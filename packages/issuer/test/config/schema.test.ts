@@ -58,6 +58,34 @@ describe('resolveConfig', () => {
     [{ ...base, cookieKeys: ['short'] }, 'cookieKeys'],
     [{ ...base, store: {} }, 'store'],
     [{ ...base, keys: 'fast' }, 'keys'],
+    [{ ...base, subjectTokens: { ttl: 3_601 } }, 'subjectTokens.ttl'],
+    [{ ...base, subjectTokens: { ttl: 5 } }, 'subjectTokens.ttl'],
+    [{ ...base, tokenExchange: { maxFailures: 0 } }, 'tokenExchange.maxFailures'],
+    [{ ...base, tokenExchange: { failureWindow: 100_000 } }, 'tokenExchange.failureWindow'],
+    [{ ...base, customJwtClaims: {} }, 'customJwtClaims.module'],
+    [{ ...base, customJwtClaims: { module: '/no/such/claims.mjs' } }, 'customJwtClaims.module'],
+    [{ ...base, customJwtClaims: { module: import.meta.filename, timeout: 50 } }, 'customJwtClaims.timeout'],
+    [
+      { ...base, customJwtClaims: { module: import.meta.filename, memoryLimit: 8 } },
+      'customJwtClaims.memoryLimit',
+    ],
+    [
+      { ...base, customJwtClaims: { module: import.meta.filename, maxResultBytes: 10 } },
+      'customJwtClaims.maxResultBytes',
+    ],
+    [
+      { ...base, customJwtClaims: { module: import.meta.filename, onError: 'ignore' } },
+      'customJwtClaims.onError',
+    ],
+    [{ ...base, customJwtClaims: { module: import.meta.filename, workers: 0 } }, 'customJwtClaims.workers'],
+    [
+      { ...base, customJwtClaims: { module: import.meta.filename, environmentVariables: { 'A-B': 'x' } } },
+      'customJwtClaims.environmentVariables',
+    ],
+    [
+      { ...base, customJwtClaims: { module: import.meta.filename, environmentVariables: { A: 1 } } },
+      'customJwtClaims.environmentVariables',
+    ],
   ])('%j → ConfigError naming %s', (config, option) => {
     let error: unknown;
     try {
@@ -69,5 +97,26 @@ describe('resolveConfig', () => {
     expect(error).toBeInstanceOf(TypeError);
     expect((error as ConfigError).option).toBe(option);
     expect((error as ConfigError).message).toContain(`"${option}"`);
+  });
+
+  it('impersonation settings: defaults, and the custom claims module made absolute', () => {
+    const config = resolveConfig(base);
+    expect(config.subjectTokens).toEqual({ ttl: 600 });
+    expect(config.tokenExchange).toEqual({ maxFailures: 10, failureWindow: 300 });
+    expect(config.customJwtClaims).toBeUndefined();
+    const relative = resolveConfig({
+      ...base,
+      customJwtClaims: { module: 'package.json', environmentVariables: { TENANT: 'acme' } },
+    });
+    expect(relative.customJwtClaims).toEqual({
+      module: `${process.cwd()}/package.json`,
+      environmentVariables: { TENANT: 'acme' },
+      timeout: DEFAULTS.customJwtClaims.timeout,
+      memoryLimit: 128,
+      maxResultBytes: 65_536,
+      onError: 'deny',
+      workers: 2,
+    });
+    expect(DEFAULTS.customJwtClaims.timeout).toBe(5_000);
   });
 });

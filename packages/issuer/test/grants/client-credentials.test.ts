@@ -223,7 +223,7 @@ describe('client credentials', () => {
     expect(wrong.body.error).toBe('invalid_client');
   });
 
-  it('B10 (until token exchange lands): the token-exchange grant type is unsupported', async () => {
+  it('B10: an M2M application not enabled for token exchange gets unauthorized_client', async () => {
     const { status, body } = await tokenRequest(
       t.baseUrl,
       {
@@ -234,7 +234,7 @@ describe('client credentials', () => {
       worker,
     );
     expect(status).toBe(400);
-    expect(['unsupported_grant_type', 'unauthorized_client']).toContain(body.error);
+    expect(body.error).toBe('unauthorized_client');
   });
 
   it('B45: a token request over 56 KiB is invalid_request', async () => {

@@ -28,7 +28,7 @@ export interface TestIssuer {
 }
 
 /** Pick a free loopback port by binding to 0 first. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const { createServer } = await import('node:net');
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -115,4 +115,28 @@ export async function api(
   });
   const text = await res.text();
   return { status: res.status, body: text.length > 0 ? JSON.parse(text) : undefined, headers: res.headers };
+}
+
+/** A Management API token of a new M2M application whose role holds only `scopes` of the Management API. */
+export async function managementToken(t: TestIssuer, scopes: readonly string[]): Promise<string> {
+  const admin = await adminToken(t);
+  const resources = await api(t, admin, 'GET', '/resources?pageSize=100');
+  const management = resources.body.items.find((r: { system: boolean }) => r.system);
+  const all = await api(t, admin, 'GET', `/resources/${management.id}/scopes`);
+  const scopeIds = all.body.items
+    .filter((s: { name: string }) => scopes.includes(s.name))
+    .map((s: { id: string }) => s.id);
+  const suffix = Math.random().toString(36).slice(2, 10);
+  const role = await api(t, admin, 'POST', '/roles', { name: `m2m-${suffix}`, type: 'MachineToMachine' });
+  await api(t, admin, 'POST', `/roles/${role.body.id}/scopes`, { scopeIds });
+  const app = await api(t, admin, 'POST', '/applications', {
+    name: `App ${suffix}`,
+    type: 'MachineToMachine',
+  });
+  await api(t, admin, 'POST', `/applications/${app.body.id}/roles`, { roleIds: [role.body.id] });
+  const issued = await clientCredentials(t.baseUrl, app.body.clientId, app.body.clientSecret, {
+    resource: `${t.baseUrl}/api`,
+  });
+  if (issued.status !== 200) throw new Error(`token request failed: ${issued.status}`);
+  return String(issued.body.access_token);
 }

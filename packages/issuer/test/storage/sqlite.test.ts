@@ -1,4 +1,7 @@
-/** The SQLite driver: migrations, CRUD, conflicts, role scopes, atomic consume, keys, and hostile ids (B44). */
+/**
+ * The SQLite driver: migrations, CRUD, conflicts, role scopes, atomic consume, keys, hostile ids (B44),
+ * subject tokens (atomic single use, B2), personal access tokens and audit events.
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +26,7 @@ describe('sqlite store', () => {
     try {
       const path = join(dir, 'nested', 'db.sqlite');
       const file = openSqliteStore(path);
-      expect((await file.migrate()).applied).toEqual(['0001_init']);
+      expect((await file.migrate()).applied).toEqual(['0001_init', '0002_impersonation']);
       await file.users.create({ id: 'usr_1', username: 'persisted' }, 1);
       await file.close();
       const again = openSqliteStore(path);
@@ -180,5 +183,111 @@ describe('sqlite store', () => {
     expect(await store.settings.setIfAbsent('k', 'b')).toBe('a');
     await store.settings.set('k', 'c');
     expect(await store.settings.get('k')).toBe('c');
+  });
+
+  it('subject tokens: one conditional update consumes; expired and consumed ones are refused but findable', async () => {
+    const base = { userId: 'usr_x', createdBy: 'app_admin', context: { ticketId: 'T-1' } };
+    const token = await store.subjectTokens.create(
+      { ...base, id: 'stk_1', tokenHash: 'a'.repeat(64), applicationId: 'app_a', expiresAt: 160 },
+      100,
+    );
+    expect(token).toMatchObject({
+      userId: 'usr_x',
+      context: { ticketId: 'T-1' },
+      applicationId: 'app_a',
+      actorId: null,
+      createdBy: 'app_admin',
+      createdAt: 100,
+      expiresAt: 160,
+      consumedAt: null,
+    });
+    // Concurrent consumers: exactly one gets the record.
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => store.subjectTokens.consume('a'.repeat(64), 120)),
+    );
+    expect(results.filter((result) => result !== undefined)).toHaveLength(1);
+    expect(results.find((result) => result !== undefined)?.consumedAt).toBe(120);
+    expect((await store.subjectTokens.findByHash('a'.repeat(64)))?.consumedAt).toBe(120);
+
+    await store.subjectTokens.create(
+      { ...base, id: 'stk_2', tokenHash: 'b'.repeat(64), expiresAt: 160 },
+      100,
+    );
+    expect(await store.subjectTokens.consume('b'.repeat(64), 160)).toBeUndefined();
+    expect((await store.subjectTokens.findByHash('b'.repeat(64)))?.consumedAt).toBeNull();
+    expect(await store.subjectTokens.consume('c'.repeat(64), 100)).toBeUndefined();
+    expect(await store.subjectTokens.findByHash('c'.repeat(64))).toBeUndefined();
+    await expect(
+      store.subjectTokens.create({ ...base, id: 'stk_3', tokenHash: 'b'.repeat(64), expiresAt: 200 }, 100),
+    ).rejects.toMatchObject({ field: 'subject_token.value' });
+    expect(await store.subjectTokens.purgeExpired(161)).toBe(2);
+    expect(await store.subjectTokens.findByHash('a'.repeat(64))).toBeUndefined();
+  });
+
+  it('personal access tokens: unique name per user, listing, lookup by digest, touch, revoke, cascade', async () => {
+    await store.users.create({ id: 'usr_p', username: 'pat-owner' }, 1);
+    await store.users.create({ id: 'usr_q', username: 'other' }, 1);
+    const pat = await store.personalAccessTokens.create(
+      { id: 'pat_1', tokenHash: 'd'.repeat(64), userId: 'usr_p', name: 'ci', scopes: ['read:orders'] },
+      10,
+    );
+    expect(pat).toMatchObject({ name: 'ci', scopes: ['read:orders'], expiresAt: null, lastUsedAt: null });
+    await expect(
+      store.personalAccessTokens.create(
+        { id: 'pat_2', tokenHash: 'e'.repeat(64), userId: 'usr_p', name: 'ci' },
+        11,
+      ),
+    ).rejects.toMatchObject({ field: 'personal_access_token.name' });
+    await store.personalAccessTokens.create(
+      { id: 'pat_3', tokenHash: 'f'.repeat(64), userId: 'usr_q', name: 'ci', expiresAt: 500 },
+      12,
+    );
+    expect((await store.personalAccessTokens.listFor('usr_p')).map((token) => token.id)).toEqual(['pat_1']);
+    await store.personalAccessTokens.touch('pat_1', 42);
+    expect((await store.personalAccessTokens.findByHash('d'.repeat(64)))?.lastUsedAt).toBe(42);
+    expect(await store.personalAccessTokens.delete('usr_q', 'pat_1')).toBe(false);
+    expect(await store.personalAccessTokens.delete('usr_p', 'pat_1')).toBe(true);
+    expect(await store.personalAccessTokens.findByHash('d'.repeat(64))).toBeUndefined();
+    await store.users.delete('usr_q');
+    expect(await store.personalAccessTokens.findByHash('f'.repeat(64))).toBeUndefined();
+  });
+
+  it('audit events: newest first, filtered by type, user, actor, application and time', async () => {
+    const events = [
+      { type: 'subject_token.created', applicationId: 'app_admin', userId: 'usr_1', at: 10 },
+      {
+        type: 'token_exchange.succeeded',
+        applicationId: 'app_web',
+        userId: 'usr_1',
+        actorId: 'usr_9',
+        at: 20,
+      },
+      {
+        type: 'token_exchange.failed',
+        applicationId: 'app_web',
+        userId: 'usr_2',
+        reason: 'subject_token_consumed',
+        at: 30,
+      },
+    ] as const;
+    for (const [index, { at, ...event }] of events.entries())
+      await store.auditEvents.record({ id: `evt_${index}`, details: { n: index }, ...event }, at);
+    const all = await store.auditEvents.list({}, page);
+    expect(all.total).toBe(3);
+    expect(all.items.map((event) => event.id)).toEqual(['evt_2', 'evt_1', 'evt_0']);
+    expect(all.items[0]).toMatchObject({
+      reason: 'subject_token_consumed',
+      details: { n: 2 },
+      actorId: null,
+    });
+    const ids = async (filter: Parameters<Store['auditEvents']['list']>[0]) =>
+      (await store.auditEvents.list(filter, page)).items.map((event) => event.id);
+    expect(await ids({ userId: 'usr_1' })).toEqual(['evt_1', 'evt_0']);
+    expect(await ids({ actorId: 'usr_9' })).toEqual(['evt_1']);
+    expect(await ids({ applicationId: 'app_web', type: 'token_exchange.failed' })).toEqual(['evt_2']);
+    expect(await ids({ since: 20, until: 29 })).toEqual(['evt_1']);
+    expect(await ids({ userId: "' OR 1=1--" })).toEqual([]);
+    const second = await store.auditEvents.list({}, { page: 2, pageSize: 2 });
+    expect(second.items.map((event) => event.id)).toEqual(['evt_0']);
   });
 });

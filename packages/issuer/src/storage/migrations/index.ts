@@ -4,6 +4,7 @@
  * @module
  */
 import * as init from './0001-init.js';
+import * as impersonation from './0002-impersonation.js';
 
 /** One migration: a sortable version and the SQL it runs. */
 export interface Migration {
@@ -12,4 +13,4 @@ export interface Migration {
 }
 
 /** Every migration, oldest first. */
-export const MIGRATIONS: readonly Migration[] = Object.freeze([init]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([init, impersonation]);

@@ -1,0 +1,357 @@
+/**
+ * RFC 8693 token exchange, for impersonation: an application enabled for token exchange redeems a
+ * subject token (minted by `POST /api/subject-tokens`) or a personal access token for a JWT access
+ * token of the user, for one registered API resource.
+ *
+ * Order of checks: oidc-provider authenticates the client (confidential clients must, public ones send
+ * `client_id`; `401 invalid_client`), checks that the client may use the grant (`unauthorized_client`)
+ * and refuses repeated parameters (`invalid_request`). Then: the failure limit (429), the parameters
+ * (`invalid_request`), the resource (`invalid_target`) and the actor token (`invalid_request`) — none
+ * of which touches the subject token. Then the subject token is consumed, and every later failure
+ * (application or actor binding, user state, scopes) still burns it. Scopes granted are the requested ones that the user's roles grant for the
+ * resource (and, for a PAT, that the PAT allows); an empty request grants none. The answer never holds
+ * a refresh token, and `act` appears only when an actor token was verified.
+ *
+ * Every exchange is an audit event, successful or not, with its reason.
+ *
+ * @module
+ */
+import type { KoaContextWithOIDC, Provider } from 'oidc-provider';
+import { errors } from 'oidc-provider';
+import {
+  TokenExchangeError,
+  type TokenExchangeFailureReason,
+  TooManyExchangeFailuresError,
+} from '../errors.js';
+import { epoch } from '../internal/ids.js';
+import type {
+  PersonalAccessTokenRecord,
+  ResourceRecord,
+  SubjectTokenRecord,
+  UserRecord,
+} from '../storage/store.js';
+import { verifyActorToken } from './actor-token.js';
+import { type ActClaim, setExchangeState } from './exchange-state.js';
+import { redeemSubjectToken, usePersonalAccessToken } from './exchange-subject.js';
+import type { GrantContext, GrantModule } from './index.js';
+
+/**
+ * The RFC 8693 grant type.
+ *
+ * @example
+ * ```ts
+ * import { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES } from '@gatehouse/issuer';
+ * new URLSearchParams({ grant_type: TOKEN_EXCHANGE_GRANT_TYPE, subject_token_type: TOKEN_TYPES.accessToken });
+ * ```
+ */
+export const TOKEN_EXCHANGE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+
+/**
+ * Token type identifiers accepted and issued.
+ *
+ * @example
+ * ```ts
+ * import { TOKEN_TYPES } from '@gatehouse/issuer';
+ * console.log(TOKEN_TYPES.personalAccessToken); // 'urn:gatehouse:params:oauth:token-type:personal_access_token'
+ * ```
+ */
+export const TOKEN_TYPES = Object.freeze({
+  /** RFC 8693 §3: subject tokens from `POST /api/subject-tokens`, actor tokens, and what is issued. */
+  accessToken: 'urn:ietf:params:oauth:token-type:access_token',
+  /** Gatehouse: a personal access token standing in for its user. */
+  personalAccessToken: 'urn:gatehouse:params:oauth:token-type:personal_access_token',
+});
+
+/** oidc-provider's description when a client may not use a grant; answered as `unauthorized_client`. */
+export const GRANT_NOT_ALLOWED = 'requested grant type is not allowed for this client';
+
+const PARAMETERS = [
+  'subject_token',
+  'subject_token_type',
+  'actor_token',
+  'actor_token_type',
+  'resource',
+  'scope',
+  'audience',
+  'requested_token_type',
+] as const;
+
+type Params = Partial<Record<(typeof PARAMETERS)[number], string>>;
+
+/** What is known about one exchange, for its audit event. */
+interface Attempt {
+  userId: string | null;
+  actorId: string | null;
+  details: Record<string, unknown>;
+}
+
+const audited = new WeakSet<object>();
+
+function required(params: Params, name: keyof Params): string {
+  const value = params[name];
+  if (typeof value !== 'string' || value.length === 0)
+    throw new TokenExchangeError('missing_parameter', `missing required parameter '${name}'`);
+  return value;
+}
+
+function checkParameters(params: Params): { subjectType: string } {
+  required(params, 'subject_token');
+  const subjectType = required(params, 'subject_token_type');
+  if (subjectType !== TOKEN_TYPES.accessToken && subjectType !== TOKEN_TYPES.personalAccessToken) {
+    throw new TokenExchangeError(
+      'unsupported_token_type',
+      `unsupported subject_token_type; use ${TOKEN_TYPES.accessToken} or ${TOKEN_TYPES.personalAccessToken}`,
+    );
+  }
+  if ((params.actor_token === undefined) !== (params.actor_token_type === undefined)) {
+    throw new TokenExchangeError(
+      'missing_parameter',
+      'actor_token and actor_token_type must be sent together',
+    );
+  }
+  if (params.actor_token_type !== undefined && params.actor_token_type !== TOKEN_TYPES.accessToken) {
+    throw new TokenExchangeError(
+      'unsupported_token_type',
+      `actor_token_type must be ${TOKEN_TYPES.accessToken}`,
+    );
+  }
+  if (params.actor_token !== undefined && subjectType === TOKEN_TYPES.personalAccessToken) {
+    throw new TokenExchangeError(
+      'actor_not_allowed',
+      'a personal access token stands in for its own user: actor tokens are not accepted with it',
+    );
+  }
+  if (params.audience !== undefined) {
+    throw new TokenExchangeError(
+      'unsupported_parameter',
+      'the audience parameter is not supported: name the API with resource',
+    );
+  }
+  if (params.requested_token_type !== undefined && params.requested_token_type !== TOKEN_TYPES.accessToken) {
+    throw new TokenExchangeError(
+      'unsupported_token_type',
+      `only access tokens are issued (requested_token_type ${TOKEN_TYPES.accessToken})`,
+    );
+  }
+  return { subjectType };
+}
+
+async function resolveResource(context: GrantContext, indicator: string): Promise<ResourceRecord> {
+  const url = URL.parse(indicator);
+  if (url === null || indicator.includes('#'))
+    throw new errors.InvalidTarget('resource indicator must be an absolute URI without a fragment');
+  if (indicator === context.config.managementAudience)
+    throw new errors.InvalidTarget('the Management API cannot be a token exchange target');
+  const resource = await context.store.resources.findByIndicator(indicator);
+  if (resource === undefined) throw new errors.InvalidTarget('resource indicator is not registered');
+  return resource;
+}
+
+async function checkUser(context: GrantContext, userId: string): Promise<UserRecord> {
+  const user = await context.store.users.get(userId);
+  if (user === undefined) throw new TokenExchangeError('user_missing', 'the user no longer exists');
+  if (user.suspended) throw new TokenExchangeError('user_suspended', 'the user is suspended');
+  return user;
+}
+
+async function grantedScopes(
+  context: GrantContext,
+  userId: string,
+  resource: ResourceRecord,
+  requestedScope: string | undefined,
+  pat: PersonalAccessTokenRecord | undefined,
+): Promise<{ granted: string[]; available: string[] }> {
+  const available = [...(await context.store.roles.grantedScopes({ userId }, resource.indicator))];
+  const requested = [...new Set((requestedScope ?? '').split(' ').filter((scope) => scope.length > 0))];
+  const limit = pat?.scopes == null ? undefined : new Set(pat.scopes);
+  const granted = requested.filter((scope) => available.includes(scope) && (limit?.has(scope) ?? true));
+  if (requested.length > 0 && granted.length === 0) {
+    throw new errors.InvalidScope(
+      pat === undefined
+        ? "none of the requested scopes is granted by the user's roles"
+        : "none of the requested scopes is granted by the user's roles and the personal access token",
+      requested.join(' '),
+    );
+  }
+  return { granted, available };
+}
+
+async function exchange(ctx: KoaContextWithOIDC, context: GrantContext, attempt: Attempt): Promise<void> {
+  const params = ctx.oidc.params as Params;
+  const client = ctx.oidc.client!;
+  const now = epoch();
+  const key = `${client.clientId}\n${ctx.ip}`;
+  const wait = context.limiter.retryAfter(key, now);
+  if (wait > 0) throw new TooManyExchangeFailuresError(wait);
+  const { subjectType } = checkParameters(params);
+  const resource = await resolveResource(context, required(params, 'resource'));
+  attempt.details.resource = resource.indicator;
+  attempt.details.subjectTokenType = subjectType;
+  const onUnknown = () => context.limiter.fail(key, now);
+  // The actor is verified before the subject token is consumed, so even a refused replay names who tried.
+  let act: ActClaim | undefined;
+  if (params.actor_token !== undefined) {
+    const actor = await verifyActorToken(ctx, params.actor_token, {
+      store: context.store,
+      verifier: context.actorVerifier(),
+    });
+    attempt.actorId = actor.userId;
+    act = actor.act === undefined ? { sub: actor.userId } : { sub: actor.userId, act: actor.act };
+  }
+
+  let subjectToken: SubjectTokenRecord | undefined;
+  let pat: PersonalAccessTokenRecord | undefined;
+  if (subjectType === TOKEN_TYPES.accessToken) {
+    subjectToken = await redeemSubjectToken(context.store, params.subject_token!, now, {
+      onUnknown,
+      onFound: (record) => {
+        attempt.userId = record.userId;
+        attempt.details.subjectTokenId = record.id;
+      },
+    });
+  } else {
+    pat = await usePersonalAccessToken(context.store, params.subject_token!, now, {
+      onUnknown,
+      onFound: (record) => {
+        attempt.userId = record.userId;
+        attempt.details.personalAccessTokenId = record.id;
+      },
+    });
+  }
+  const userId = (subjectToken ?? pat)!.userId;
+
+  if (subjectToken?.applicationId != null && subjectToken.applicationId !== client.clientId) {
+    throw new TokenExchangeError('application_mismatch', 'the subject token is bound to another application');
+  }
+  const user = await checkUser(context, userId);
+  if (subjectToken?.actorId != null) {
+    if (act === undefined) {
+      throw new TokenExchangeError(
+        'actor_token_required',
+        'the subject token is bound to an actor: send that user’s access token as actor_token',
+      );
+    }
+    if (act.sub !== subjectToken.actorId) {
+      throw new TokenExchangeError(
+        'actor_mismatch',
+        'the actor token belongs to another user than the subject token is bound to',
+      );
+    }
+  }
+
+  const { granted, available } = await grantedScopes(context, user.id, resource, params.scope, pat);
+  const { provider } = ctx.oidc;
+  const resourceServer = new provider.ResourceServer(resource.indicator, {
+    audience: resource.indicator,
+    scope: available.join(' '),
+    accessTokenTTL: resource.accessTokenTtl,
+    accessTokenFormat: 'jwt',
+  });
+  const token = new provider.AccessToken({
+    accountId: user.id,
+    client,
+    scope: granted.length > 0 ? granted.join(' ') : undefined,
+    resourceServer,
+    gty: TOKEN_EXCHANGE_GRANT_TYPE,
+  } as ConstructorParameters<Provider['AccessToken']>[0]);
+  setExchangeState(ctx, {
+    subjectTokenType: subjectType,
+    act,
+    subjectTokenContext: subjectToken?.context ?? {},
+  });
+  const value = await token.save();
+  attempt.details.scope = granted.join(' ');
+  attempt.details.jti = token.jti;
+  ctx.body = {
+    access_token: value,
+    issued_token_type: TOKEN_TYPES.accessToken,
+    token_type: 'Bearer',
+    expires_in: token.expiration,
+    scope: granted.join(' '),
+  };
+}
+
+function reasonOf(err: unknown): string {
+  const reason = (err as { reason?: TokenExchangeFailureReason }).reason;
+  if (typeof reason === 'string') return reason;
+  const failure = (err as { failure?: string }).failure;
+  if (typeof failure === 'string') return 'custom_claims_failed';
+  const code = (err as { error?: unknown }).error;
+  if (code === 'access_denied') return 'custom_claims_denied';
+  if (code === 'invalid_request' && describe(err) === GRANT_NOT_ALLOWED) return 'unauthorized_client';
+  return typeof code === 'string' ? code : 'server_error';
+}
+
+function describe(err: unknown): string | undefined {
+  const description = (err as { error_description?: unknown }).error_description;
+  return typeof description === 'string' ? description.slice(0, 256) : undefined;
+}
+
+function recordFailure(
+  context: GrantContext,
+  ctx: KoaContextWithOIDC,
+  attempt: Attempt,
+  err: unknown,
+): Promise<unknown> {
+  audited.add(ctx);
+  return context.audit.record({
+    type: 'token_exchange.failed',
+    applicationId: ctx.oidc.client?.clientId ?? null,
+    userId: attempt.userId,
+    actorId: attempt.actorId,
+    reason: reasonOf(err),
+    details: { ...attempt.details, description: describe(err) },
+  });
+}
+
+/**
+ * The token-exchange grant module.
+ *
+ * @example
+ * ```ts
+ * registerGrants(provider, context, [tokenExchangeGrant]);
+ * ```
+ */
+export const tokenExchangeGrant: GrantModule = {
+  grantType: TOKEN_EXCHANGE_GRANT_TYPE,
+  parameters: PARAMETERS,
+  dupes: [],
+  handler: (context) => async (ctx) => {
+    const attempt: Attempt = { userId: null, actorId: null, details: {} };
+    try {
+      await exchange(ctx, context, attempt);
+    } catch (err) {
+      if (err instanceof TooManyExchangeFailuresError) ctx.set('retry-after', String(err.retryAfter));
+      try {
+        await recordFailure(context, ctx, attempt, err);
+      } catch (auditErr) {
+        context.log.error(
+          { event: 'audit.failed', err: { message: (auditErr as Error).message } },
+          'could not record a token exchange failure',
+        );
+      }
+      throw err;
+    }
+    audited.add(ctx);
+    await context.audit.record({
+      type: 'token_exchange.succeeded',
+      applicationId: ctx.oidc.client!.clientId,
+      userId: attempt.userId,
+      actorId: attempt.actorId,
+      details: attempt.details,
+    });
+  },
+  setup(provider, context) {
+    // Failures before the handler runs (client authentication, grant not allowed, repeated parameters).
+    const on = provider.on.bind(provider) as (event: string, listener: (...args: never[]) => void) => unknown;
+    on('grant.error', (ctx: KoaContextWithOIDC, err: unknown) => {
+      if (audited.has(ctx) || ctx.oidc?.params?.grant_type !== TOKEN_EXCHANGE_GRANT_TYPE) return;
+      recordFailure(context, ctx, { userId: null, actorId: null, details: {} }, err).catch((auditErr) =>
+        context.log.error(
+          { event: 'audit.failed', err: { message: (auditErr as Error).message } },
+          'could not record a token exchange failure',
+        ),
+      );
+    });
+  },
+};
