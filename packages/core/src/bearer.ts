@@ -31,15 +31,29 @@ function header(req: RequestLike, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Strip optional whitespace (SP / HTAB, RFC 9110 §5.6.3) only: other control characters stay and fail the syntax check. */
-const trimOws = (value: string): string => value.replace(/^[ \t]+|[ \t]+$/g, '');
+const isOws = (c: number): boolean => c === 0x20 || c === 0x09;
 
-function countRawHeaders(raw: readonly string[] | undefined, name: string): number {
+/** Strip optional whitespace (SP / HTAB, RFC 9110 §5.6.3) only: other control characters stay and fail the syntax check. */
+function trimOws(value: string): string {
+  let start = 0;
+  let end = value.length;
+  while (start < end && isOws(value.charCodeAt(start))) start++;
+  while (end > start && isOws(value.charCodeAt(end - 1))) end--;
+  return start === 0 && end === value.length ? value : value.slice(start, end);
+}
+
+/** How many `Authorization` lines the raw headers hold (Node keeps only the first in `headers`). */
+function countAuthorization(raw: readonly string[] | undefined): number {
   if (raw === undefined) return 0;
   let n = 0;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === name) n++;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'authorization') n++;
+  }
   return n;
 }
+
+const present = (token: unknown): boolean => token !== undefined && token !== '';
 
 function queryToken(query: RequestLike['query']): unknown {
   if (query === undefined || query === null) return undefined;
@@ -69,12 +83,25 @@ function bodyToken(req: RequestLike): unknown {
  * ```
  */
 export function extractBearerToken(req: RequestLike, options: ExtractOptions = {}): string | undefined {
+  return findBearerToken(req, options, undefined);
+}
+
+/**
+ * {@link extractBearerToken}, with a way to skip the b64token syntax scan for a token already known to be
+ * valid (`isKnown`): the verifier passes its result cache, since a verified compact JWS only holds
+ * base64url characters and dots, a subset of b64token. Not exported from the package.
+ */
+export function findBearerToken(
+  req: RequestLike,
+  options: ExtractOptions,
+  isKnown: ((token: string) => boolean) | undefined,
+): string | undefined {
   const context = options.context;
   const badRequest = (reason: 'multiple_tokens' | 'bad_syntax') => new InvalidRequestError(reason, context);
 
   const authorizations = req.headers.authorization;
   if (
-    countRawHeaders(req.rawHeaders, 'authorization') > 1 ||
+    countAuthorization(req.rawHeaders) > 1 ||
     (Array.isArray(authorizations) && authorizations.length > 1)
   ) {
     throw badRequest('multiple_tokens');
@@ -85,32 +112,39 @@ export function extractBearerToken(req: RequestLike, options: ExtractOptions = {
   if (authorization !== undefined) {
     const value = trimOws(authorization);
     if (BEARER_SCHEME.test(value)) {
-      const rest = value.slice('bearer'.length);
       // `Bearer` alone means no token; otherwise 1*SP must separate the scheme from a b64token.
-      if (rest.length > 0) {
-        const credentials = rest.replace(/^ +/, '');
-        if (rest.charCodeAt(0) !== 0x20 || !B64TOKEN.test(credentials)) throw badRequest('bad_syntax');
+      if (value.length > 6) {
+        if (value.charCodeAt(6) !== 0x20) throw badRequest('bad_syntax');
+        let at = 7;
+        while (value.charCodeAt(at) === 0x20) at++;
+        const credentials = value.slice(at);
+        if (!(isKnown?.(credentials) === true || B64TOKEN.test(credentials))) throw badRequest('bad_syntax');
         fromHeader = credentials;
       }
     }
   }
 
   const inQuery = queryToken(req.query);
-  const contentType = header(req, 'content-type')?.split(';')[0]?.trim().toLowerCase();
-  const method = req.method?.toUpperCase();
-  const inBody =
-    contentType === 'application/x-www-form-urlencoded' && method !== 'GET' ? bodyToken(req) : undefined;
+  let inBody: unknown;
+  const contentType = header(req, 'content-type');
+  if (contentType !== undefined && req.body !== undefined && req.body !== null) {
+    const mediaType = contentType.split(';')[0]?.trim().toLowerCase();
+    if (mediaType === 'application/x-www-form-urlencoded' && req.method?.toUpperCase() !== 'GET')
+      inBody = bodyToken(req);
+  }
 
-  const present = [fromHeader, inQuery, inBody].filter((t) => t !== undefined && t !== '');
-  if (present.length > 1 || Array.isArray(inQuery) || Array.isArray(inBody))
-    throw badRequest('multiple_tokens');
+  if (inQuery === undefined && inBody === undefined) return fromHeader;
+  const sources = (fromHeader !== undefined ? 1 : 0) + (present(inQuery) ? 1 : 0) + (present(inBody) ? 1 : 0);
+  if (sources > 1 || Array.isArray(inQuery) || Array.isArray(inBody)) throw badRequest('multiple_tokens');
   if (fromHeader !== undefined) return fromHeader;
 
   // At most one source holds a non-empty value here; read it only when that source is enabled.
-  const candidate = [
-    options.query === true ? inQuery : undefined,
-    options.body === true ? inBody : undefined,
-  ].find((t) => t !== undefined && t !== '');
+  const candidate =
+    options.query === true && present(inQuery)
+      ? inQuery
+      : options.body === true && present(inBody)
+        ? inBody
+        : undefined;
   if (candidate === undefined) return undefined;
   if (typeof candidate !== 'string' || !B64TOKEN.test(candidate)) throw badRequest('bad_syntax');
   return candidate;

@@ -26,6 +26,9 @@ export function parseScopes(claims: Readonly<Record<string, unknown>>): readonly
   return Object.freeze([]);
 }
 
+/** Scope lists returned by {@link toScopeList}: frozen and valid. */
+const validated = new WeakSet<readonly string[]>();
+
 /** How several required scopes combine. */
 export type ScopeMode = 'all' | 'any';
 
@@ -60,10 +63,14 @@ export function hasScopes(
  */
 export function toScopeList(scopes: string | readonly string[] | undefined): readonly string[] {
   if (scopes === undefined) return [];
+  // Lists this function produced are frozen and already checked: route requirements are validated once.
+  if (validated.has(scopes as readonly string[])) return scopes as readonly string[];
   const list: readonly unknown[] | undefined =
     typeof scopes === 'string' ? scopes.split(' ') : Array.isArray(scopes) ? scopes : undefined;
   if (list === undefined || !list.every((s) => typeof s === 'string' && !/[\s]/.test(s))) {
     throw new TypeError('scopes must be a space-separated string or an array of scope strings');
   }
-  return Object.freeze((list as string[]).filter((s) => s.length > 0));
+  const out = Object.freeze((list as string[]).filter((s) => s.length > 0));
+  validated.add(out);
+  return out;
 }

@@ -12,7 +12,7 @@
  */
 
 import { createAuthInfo } from './auth-info.js';
-import { extractBearerToken } from './bearer.js';
+import { findBearerToken } from './bearer.js';
 import { ResultCache } from './cache.js';
 import { checkClaims, checkType } from './claims.js';
 import { discoverJwksUri } from './discovery.js';
@@ -190,14 +190,20 @@ export function createVerifier(options: VerifierOptions): Verifier {
     }
   }
 
-  async function authenticate(
-    request: RequestLike,
-    call: AuthenticateOptions = {},
-  ): Promise<AuthInfo | undefined> {
-    const token = extractBearerToken(request, tokenSources);
+  const isKnown = cache === undefined ? undefined : (token: string) => cache.has(token);
+
+  // Not `async`, like verify(): a cached token settles with a single promise.
+  function authenticate(request: RequestLike, call: AuthenticateOptions = {}): Promise<AuthInfo | undefined> {
+    let token: string | undefined;
+    try {
+      token = findBearerToken(request, tokenSources, isKnown);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     if (token === undefined) {
-      if (call.optional === true) return undefined;
-      throw new MissingTokenError(context);
+      return call.optional === true
+        ? Promise.resolve(undefined)
+        : Promise.reject(new MissingTokenError(context));
     }
     return verify(token, call);
   }
