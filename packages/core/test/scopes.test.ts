@@ -49,3 +49,13 @@ describe('toScopeList', () => {
     expect(() => toScopeList({} as never)).toThrow(TypeError);
   });
 });
+
+describe('toScopeList reuse of validated lists', () => {
+  it('returns its own frozen output unchanged, and still validates any other list', () => {
+    const once = toScopeList('read:orders write:orders');
+    expect(Object.isFrozen(once)).toBe(true);
+    expect(toScopeList(once)).toBe(once);
+    const lookalike = Object.freeze(['read:orders', 'bad scope']);
+    expect(() => toScopeList(lookalike)).toThrow(TypeError);
+  });
+});

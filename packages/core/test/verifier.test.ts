@@ -190,3 +190,23 @@ describe('result cache and key removal', () => {
     }
   });
 });
+
+describe('authenticate() with the result cache', () => {
+  it('accepts a cached token without re-scanning it, and still refuses bad credentials', async () => {
+    const verifier = make();
+    const token = signToken(keys[0]!);
+    const headers = { authorization: `Bearer ${token}` };
+    const first = await verifier.authenticate({ headers });
+    await expect(verifier.authenticate({ headers })).resolves.toBe(first);
+    await expect(
+      verifier.authenticate({ headers: { authorization: `Bearer ${token} x` } }),
+    ).rejects.toMatchObject({
+      status: 400,
+      reason: 'bad_syntax',
+    });
+    await expect(verifier.authenticate({ headers, query: { access_token: token } })).rejects.toMatchObject({
+      status: 400,
+      reason: 'multiple_tokens',
+    });
+  });
+});
