@@ -61,10 +61,8 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
   const guard: Guard = Object.freeze({ verifier, handleErrors });
 
   const serveMetadata: RequestHandler = (req, res, next) => {
-    const path = req.originalUrl.split('?', 1)[0];
-    if (metadata === undefined || path !== metadata.path || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      return next();
-    }
+    if (metadata === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+    if (req.originalUrl.split('?', 1)[0] !== metadata.path) return next();
     res.set(metadata.headers).json(metadata.document);
   };
 
@@ -78,8 +76,11 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
     next();
   };
 
-  const handler: RequestHandler = (req, res, next) =>
-    serveMetadata(req, res, () => authenticate(req, res, next));
+  // Without metadata to serve, requests go straight to authenticate(): no per-request wrapper.
+  const handler: RequestHandler =
+    metadata === undefined
+      ? authenticate
+      : (req, res, next) => serveMetadata(req, res, () => authenticate(req, res, next));
   return Object.assign(handler as Middleware, { verifier, metadata: serveMetadata as Middleware });
 }
 

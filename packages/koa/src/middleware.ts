@@ -61,24 +61,25 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthMiddleware 
   const guard: Guard = Object.freeze({ verifier, handleErrors });
 
   const serveMetadata: Middleware = async (ctx, next) => {
-    const path = ctx.originalUrl.split('?', 1)[0];
-    if (metadata === undefined || path !== metadata.path || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
-      return next();
-    }
+    if (metadata === undefined || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+    if (ctx.originalUrl.split('?', 1)[0] !== metadata.path) return next();
     ctx.set(metadata.headers);
     ctx.body = metadata.document;
   };
 
-  const middleware: Middleware = (ctx, next) =>
-    serveMetadata(ctx, async () => {
-      guards.set(ctx, guard);
-      try {
-        ctx.state.auth = await verifier.authenticate(toRequestLike(ctx), { optional, allowDelegation });
-      } catch (err) {
-        return reject(err, guard, ctx);
-      }
-      await next();
-    });
+  const protect: Middleware = async (ctx, next) => {
+    guards.set(ctx, guard);
+    try {
+      ctx.state.auth = await verifier.authenticate(toRequestLike(ctx), { optional, allowDelegation });
+    } catch (err) {
+      return reject(err, guard, ctx);
+    }
+    await next();
+  };
+
+  // Without metadata to serve, requests go straight to protect(): no per-request wrapper.
+  const middleware: Middleware =
+    metadata === undefined ? protect : (ctx, next) => serveMetadata(ctx, () => protect(ctx, next));
   return Object.assign(middleware, { verifier, metadata: serveMetadata });
 }
 
