@@ -1,147 +1,314 @@
 /**
- * The demo's scripted flow: start a test issuer (discovery + JWKS on loopback) and the Express orders
- * API from examples/express-api, then send every kind of request a protected API meets and report what
- * came back. `run.ts` prints it; the test asserts it.
+ * The demo's scripted flow, against a running {@link World}: what the support console does when a
+ * support engineer helps a customer, done headlessly with `@gatehouse/client` in Node.
  *
- * Until the reference issuer's impersonation flow lands, tokens come from `@gatehouse/testing`'s test
- * issuer, which signs exactly the RFC 9068 tokens (with RFC 8693 `act`) the reference issuer will issue.
+ * 1. The engineer signs in (authorization code + PKCE; the sign-in form is posted by the script).
+ * 2. The console asks the integrator's backend to impersonate the customer (userId, reason, ticketId).
+ * 3. The backend gets a subject token from the Management API (with its cached M2M token).
+ * 4. The console exchanges it (RFC 8693), with the engineer's own token as actor token.
+ * 5. The console calls the orders API; its audit line shows sub = customer, act.sub = engineer.
+ * 6. A second exchange of the same subject token is refused.
+ * 7. The impersonation token at a resource it was not issued for is refused.
+ * 8. The issuer's audit trail lists what happened.
+ *
+ * Each step reports what happened and whether it is what Gatehouse promises; `run.ts` prints the
+ * steps, the test asserts them. Nothing here ever reports a token, a code or a secret.
  *
  * @module
  */
-import type { AddressInfo } from 'node:net';
-import { createTestIssuer } from '@gatehouse/testing';
-import { createApp } from '../../express-api/src/app.ts';
+import { createClient, isClientError } from '@gatehouse/client';
+import { PEOPLE, SCOPES } from './seed.ts';
+import { signInHeadlessly } from './sign-in.ts';
+import type { LogLine, World } from './world.ts';
 
-export const AUDIENCE = 'https://api.gatehouse.test/orders';
-export const CUSTOMER = 'customer-42';
-export const ENGINEER = 'support-7';
-
-/** One request of the flow and what the API answered. */
+/** One step of the flow. */
 export interface Step {
   readonly title: string;
-  readonly request: string;
-  readonly status: number;
-  readonly challenge: string | null;
-  readonly body: unknown;
-  /** Audit lines the API wrote while handling this request. */
-  readonly audit: readonly Record<string, unknown>[];
+  /** What was sent and what came back, one line each. */
+  readonly lines: readonly string[];
+  /** The promised outcome, in words (shown with ✓ or ✗). */
+  readonly expected: string;
+  readonly ok: boolean;
 }
 
-/** What the flow ran against. */
-export interface FlowContext {
-  readonly issuer: string;
-  readonly api: string;
+/** Facts the flow established, for tests. */
+export interface FlowFacts {
+  signedInAs?: string;
+  backendStatus?: number;
+  subjectTokenExpiresIn?: number;
+  backendEvents?: readonly LogLine[];
+  exchanged?: { sub: unknown; act: unknown; aud: unknown; scope: unknown; expiresIn: number };
+  orders?: { status: number; audit: readonly LogLine[] };
+  replay?: { error?: string | undefined; description?: string | undefined };
+  wrongResource?: { status: number; challenge: string | null };
+  auditTrail?: readonly string[];
+  /** `details.jti` of the issuer's `token_exchange.succeeded` event. */
+  exchangeJti?: unknown;
+}
+
+/** Everything the flow did. */
+export interface FlowResult {
+  readonly steps: readonly Step[];
+  readonly facts: FlowFacts;
+  readonly ok: boolean;
+}
+
+/** The claims of a JWT, for display only (the APIs verify the token; the demo only shows it). */
+function claimsOf(jwt: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8'));
 }
 
 /**
- * Run the whole flow; `onStep` sees each step as it completes. Servers are closed before it returns.
+ * Run the flow once. `onStep` sees each step as it completes; a step that throws ends the flow with a
+ * failed step (the servers keep running; closing them is the caller's job).
  *
  * @example
  * ```ts
- * const steps = await runFlow((step) => console.log(step.title, step.status));
+ * const world = await startWorld({ ports: { issuer: 0, api: 0, backend: 0, console: 0 } });
+ * const { ok, steps } = await runFlow(world, (step) => console.log(step.ok ? '✓' : '✗', step.title));
+ * await world.close();
  * ```
  */
-export async function runFlow(
-  onStep: (step: Step) => void = () => {},
-  onStart: (context: FlowContext) => void = () => {},
-): Promise<Step[]> {
-  const issuer = await createTestIssuer({
-    audience: AUDIENCE,
-    subject: CUSTOMER,
-    clientId: 'support-console',
-  });
-  const issuerServer = await issuer.listen();
-  const auditLines: Record<string, unknown>[] = [];
-  const app = createApp({
-    issuer: issuer.issuer,
-    audience: AUDIENCE,
-    logger: {
-      info: (line) => auditLines.push(JSON.parse(line)),
-      error: (line) => auditLines.push(JSON.parse(line)),
-    },
-  });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  onStart({ issuer: issuer.issuer, api });
-
+export async function runFlow(world: World, onStep: (step: Step) => void = () => {}): Promise<FlowResult> {
   const steps: Step[] = [];
-  async function call(
-    title: string,
-    method: string,
-    path: string,
-    token?: string,
-    body?: unknown,
-  ): Promise<Step> {
-    const before = auditLines.length;
-    const headers: Record<string, string> = {};
-    if (token !== undefined) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${api}${path}`, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    const step: Step = {
-      title,
-      request: `${method} ${path}`,
-      status: res.status,
-      challenge: res.headers.get('www-authenticate'),
-      body: text.length === 0 ? null : JSON.parse(text),
-      audit: auditLines.slice(before),
-    };
+  const facts: FlowFacts = {};
+  const who = (id: unknown) =>
+    id === world.users.customer
+      ? `${PEOPLE.customer.username} (${id})`
+      : id === world.users.engineer
+        ? `${PEOPLE.engineer.username} (${id})`
+        : String(id);
+  const record = (title: string, expected: string, ok: boolean, lines: string[]) => {
+    const step = { title, expected, ok, lines };
     steps.push(step);
     onStep(step);
-    return step;
-  }
+    return ok;
+  };
 
+  const client = createClient({
+    endpoint: world.urls.issuer,
+    allowInsecureRequests: true, // plain HTTP, loopback only
+    clientId: world.consoleClientId,
+    redirectUri: world.redirectUri,
+    resources: [world.resources.orders, world.resources.backend],
+    scopes: [SCOPES.impersonate, SCOPES.read],
+  });
+  const { engineer, customer } = { engineer: PEOPLE.engineer, customer: PEOPLE.customer };
+
+  let current = 'start';
   try {
-    const reader = await issuer.sign({ scope: 'read:orders' });
-    const writer = await issuer.sign({ scope: 'read:orders write:orders' });
-    const impersonation = await issuer.impersonation(ENGINEER, { scope: 'read:orders write:orders' });
+    // 1. Sign in.
+    current = `${engineer.username}, a support engineer, signs in to the support console`;
+    const authorizationUrl = await client.signIn();
+    const callback = await signInHeadlessly(
+      authorizationUrl,
+      world.redirectUri,
+      engineer.username,
+      engineer.password,
+    );
+    const idClaims = await client.handleSignInCallback(callback);
+    facts.signedInAs = idClaims.sub;
+    const backendToken = claimsOf(await client.getAccessToken(world.resources.backend));
+    record(current, `signed in as ${engineer.username}`, idClaims.sub === world.users.engineer, [
+      `GET  ${world.urls.oidc}/auth  (authorization code + PKCE S256, resources: orders API, support backend)`,
+      `POST ${world.urls.issuer}/interaction/…  sign-in form: ${engineer.username} / ${engineer.password}`,
+      `POST ${world.urls.oidc}/token  code → ID token + refresh token; per-API access tokens on demand`,
+      `signed in as ${who(idClaims.sub)}; token for the support backend: scope "${backendToken.scope}"`,
+    ]);
 
-    await call('A request without a token', 'GET', '/orders');
-    await call('The customer places an order (write:orders)', 'POST', '/orders', writer, {
-      item: 'tea',
-      quantity: 2,
+    // 2 and 3. Ask the backend; it mints the subject token through the Management API.
+    current = `The console asks the support backend to impersonate ${customer.username}`;
+    const before = world.lines.backend.length;
+    const request = { userId: world.users.customer, reason: PEOPLE.reason, ticketId: PEOPLE.ticketId };
+    const asked = await fetch(`${world.urls.backend}/impersonations`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${await client.getAccessToken(world.resources.backend)}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify(request),
     });
-    await call('The customer lists orders (read:orders)', 'GET', '/orders', reader);
-    await call('A read-only token tries to place an order', 'POST', '/orders', reader, {
-      item: 'cake',
-      quantity: 1,
+    const minted = (await asked.json()) as { subjectToken?: string; expiresIn?: number; error?: string };
+    facts.backendStatus = asked.status;
+    facts.subjectTokenExpiresIn = minted.expiresIn;
+    record(current, '201 from the backend', asked.status === 201, [
+      `POST ${world.urls.backend}/impersonations  ${JSON.stringify(request)}`,
+      `     Authorization: Bearer <${engineer.username}'s token for the backend, scope ${SCOPES.impersonate}>`,
+      `→ ${asked.status}${minted.error === undefined ? '' : ` ${minted.error}`}`,
+    ]);
+    const events = world.lines.backend.slice(before);
+    facts.backendEvents = events;
+    const m2m = events.find((e) => e.event === 'm2m_token.obtained');
+    const granted = events.find((e) => e.event === 'impersonation.granted');
+    current = 'The backend gets a subject token from the Management API';
+    record(
+      current,
+      'a single-use subject token, bound to the engineer',
+      granted !== undefined && minted.subjectToken !== undefined,
+      [
+        m2m === undefined
+          ? 'M2M token: from the backend’s cache'
+          : `POST ${world.urls.oidc}/token  client_credentials, scope "${m2m.scope}" → M2M token, cached for ${m2m.expiresIn} s`,
+        `POST ${world.urls.issuer}/api/subject-tokens  { userId, context: { ticketId: "${PEOPLE.ticketId}", reason, engineerId }, actorId, applicationId }`,
+        `→ 201 { subjectToken, expiresIn: ${minted.expiresIn} }  (returned to the console; stored by the issuer as a SHA-256 digest)`,
+      ],
+    );
+    if (minted.subjectToken === undefined) throw new Error('no subject token');
+    const subjectToken = minted.subjectToken;
+
+    // 4. Exchange, with the engineer's OpenID token as actor token.
+    current = 'The console exchanges the subject token, with the engineer’s token as actor token';
+    const exchanged = await client.exchangeSubjectToken({
+      subjectToken,
+      resource: world.resources.orders,
+      scopes: [SCOPES.read],
+      actorToken: await client.getAccessToken(),
     });
-    await call(
-      `Support engineer ${ENGINEER} impersonates ${CUSTOMER} and lists orders`,
-      'GET',
-      '/orders',
-      impersonation,
+    const claims = claimsOf(exchanged.accessToken);
+    facts.exchanged = {
+      sub: claims.sub,
+      act: claims.act,
+      aud: claims.aud,
+      scope: claims.scope,
+      expiresIn: exchanged.expiresIn ?? 0,
+    };
+    const act = claims.act as { sub?: unknown } | undefined;
+    record(
+      current,
+      `sub = ${customer.username}, act.sub = ${engineer.username}`,
+      claims.sub === world.users.customer && act?.sub === world.users.engineer,
+      [
+        `POST ${world.urls.oidc}/token  grant_type=urn:ietf:params:oauth:grant-type:token-exchange`,
+        `     subject_token=<the subject token>  actor_token=<${engineer.username}'s OpenID access token>  resource=${world.resources.orders}  scope=${SCOPES.read}`,
+        `→ 200 access token: sub ${who(claims.sub)}, act.sub ${who(act?.sub)}, aud ${String(claims.aud)}, scope "${String(claims.scope)}", ${exchanged.expiresIn} s, no refresh token`,
+      ],
     );
-    const created = steps[1]?.body as { id?: string } | undefined;
-    await call(
-      'Under impersonation, deleting an order is refused',
-      'DELETE',
-      `/orders/${created?.id ?? 'x'}`,
-      impersonation,
+
+    // 5. Call the orders API as the customer.
+    current = `The console calls the orders API as ${customer.username}`;
+    const auditBefore = world.lines.api.length;
+    const orders = await fetch(`${world.urls.api}/orders`, {
+      headers: { authorization: `Bearer ${exchanged.accessToken}` },
+    });
+    const ordersBody = await orders.json();
+    const audit = world.lines.api.slice(auditBefore);
+    facts.orders = { status: orders.status, audit };
+    const line = audit[0];
+    record(
+      current,
+      `200, and an audit line with sub = ${customer.username}, act.sub = ${engineer.username}`,
+      orders.status === 200 && line?.subject === world.users.customer && line?.actor === world.users.engineer,
+      [
+        `GET  ${world.urls.api}/orders  Authorization: Bearer <the impersonation token>`,
+        `→ ${orders.status} ${JSON.stringify(ordersBody)}`,
+        line === undefined
+          ? 'no audit line was written'
+          : `audit: ${JSON.stringify({ event: line.event, method: line.method, path: line.path, sub: line.subject, 'act.sub': line.actor, client_id: line.clientId, scopes: line.scopes })}`,
+      ],
     );
-    await call('An expired token', 'GET', '/orders', await issuer.tokens.expired({ scope: 'read:orders' }));
-    await call(
-      'A token for another API (audience)',
-      'GET',
-      '/orders',
-      await issuer.tokens.wrongAudience({ scope: 'read:orders' }),
+
+    // 6. The same subject token again.
+    current = 'The same subject token is exchanged a second time';
+    let replay: { error?: string; description?: string; status?: number } = {};
+    try {
+      await client.exchangeSubjectToken({
+        subjectToken,
+        resource: world.resources.orders,
+        scopes: [SCOPES.read],
+        actorToken: await client.getAccessToken(),
+      });
+    } catch (err) {
+      if (!isClientError(err)) throw err;
+      replay = { error: err.error, description: err.errorDescription, status: err.status };
+    }
+    facts.replay = { error: replay.error, description: replay.description };
+    record(current, 'refused: subject tokens are single use', replay.error === 'invalid_request', [
+      `POST ${world.urls.oidc}/token  grant_type=…token-exchange  subject_token=<the same subject token>`,
+      replay.error === undefined
+        ? '→ 200: a second token was issued'
+        : `→ ${replay.status ?? 400} ${replay.error}: ${replay.description ?? ''}`,
+    ]);
+
+    // 7. The impersonation token where it does not belong.
+    current = 'The impersonation token is sent to a resource it was not issued for';
+    const elsewhere = await fetch(`${world.urls.backend}/impersonations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${exchanged.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+    });
+    const elsewhereBody = (await elsewhere.json()) as { error?: string; error_description?: string };
+    const challenge = elsewhere.headers.get('www-authenticate');
+    facts.wrongResource = { status: elsewhere.status, challenge };
+    record(
+      current,
+      'refused: its audience is the orders API only',
+      elsewhere.status === 401 && (challenge ?? '').includes('error="invalid_token"'),
+      [
+        `POST ${world.urls.backend}/impersonations  Authorization: Bearer <the impersonation token, aud ${world.resources.orders}>`,
+        `→ ${elsewhere.status} ${elsewhereBody.error ?? ''}: ${elsewhereBody.error_description ?? ''}`,
+      ],
     );
-    await call(
-      'A forged signature',
-      'GET',
-      '/orders',
-      await issuer.tokens.tamperedSignature({ scope: 'read:orders' }),
+
+    // 8. The issuer's audit trail.
+    current = 'The issuer’s audit trail records who did what';
+    const trail = await auditTrail(world);
+    facts.auditTrail = trail.map((event) => event.type);
+    facts.exchangeJti = (
+      trail.find((event) => event.type === 'token_exchange.succeeded')?.details as { jti?: unknown }
+    )?.jti;
+    const types = new Set(facts.auditTrail);
+    record(
+      current,
+      'the subject token, the exchange and the refused replay, each naming the engineer',
+      types.has('subject_token.created') &&
+        types.has('token_exchange.succeeded') &&
+        types.has('token_exchange.failed'),
+      [
+        `GET  ${world.urls.issuer}/api/audit-events?userId=…  (Management API, administrator's M2M token)`,
+        ...trail
+          .slice()
+          .reverse()
+          .map(
+            (event) =>
+              `${event.type.padEnd(26)} user ${who(event.userId)}, actor ${who(event.actorId)}${event.reason ? `, reason ${event.reason}` : ''}${(event.details as { context?: { ticketId?: string } })?.context?.ticketId ? `, ticket ${(event.details as { context: { ticketId: string } }).context.ticketId}` : ''}`,
+          ),
+      ],
     );
-    await call('alg: none', 'GET', '/orders', await issuer.tokens.algNone({ scope: 'read:orders' }));
-  } finally {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await issuerServer.close();
+  } catch (err) {
+    const message = isClientError(err)
+      ? `${err.error}: ${err.errorDescription ?? err.message}`
+      : err instanceof Error
+        ? err.message
+        : String(err);
+    record(current, 'no error', false, [`failed: ${message}`]);
   }
-  return steps;
+  return { steps, facts, ok: steps.length === 8 && steps.every((step) => step.ok) };
+}
+
+interface AuditEvent {
+  type: string;
+  userId?: string | null;
+  actorId?: string | null;
+  reason?: string | null;
+  details?: unknown;
+}
+
+/** The customer's audit events, through the Management API with the demo administrator's credentials. */
+async function auditTrail(world: World): Promise<AuditEvent[]> {
+  const basic = Buffer.from(`${world.admin.clientId}:${world.admin.clientSecret}`).toString('base64');
+  const tokenRes = await fetch(`${world.urls.oidc}/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', resource: `${world.urls.issuer}/api` }),
+  });
+  const { access_token: token } = (await tokenRes.json()) as { access_token?: string };
+  if (token === undefined) throw new Error(`administrator token: HTTP ${tokenRes.status}`);
+  const res = await fetch(
+    `${world.urls.issuer}/api/audit-events?userId=${encodeURIComponent(world.users.customer)}&pageSize=20`,
+    {
+      headers: { authorization: `Bearer ${token}` },
+    },
+  );
+  if (res.status !== 200) throw new Error(`audit events: HTTP ${res.status}`);
+  return ((await res.json()) as { items: AuditEvent[] }).items;
 }

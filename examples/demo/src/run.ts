@@ -1,39 +1,64 @@
 /**
- * `./dev demo`: runs the flow and prints each step readably.
+ * `./dev demo`: start the issuer, the orders API, the support backend and the support console; run the
+ * impersonation flow and print each step; then keep serving for the browser until Ctrl-C (or exit after
+ * the flow with `--once` or when `CI` is set). Exit code 0 when every step behaved as promised.
  *
  * @module
  */
-import { type FlowContext, runFlow, type Step } from './flow.ts';
+import { runFlow } from './flow.ts';
+import { parseOptions, USAGE, UsageError } from './options.ts';
+import { formatLine, formatServing, formatStart, formatStep, formatSummary, painter } from './print.ts';
+import { startWorld, type World } from './world.ts';
 
-const color = process.stdout.isTTY && !process.env.NO_COLOR;
-const paint = (code: number, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
-const statusText = (status: number) => paint(status < 300 ? 32 : status < 500 ? 33 : 31, String(status));
+const p = painter(process.stdout.isTTY === true && !process.env.NO_COLOR);
+const fail = (message: string): never => {
+  console.error(`demo: ${message}`);
+  process.exit(1);
+};
+
+let options: ReturnType<typeof parseOptions>;
+try {
+  options = parseOptions(process.argv.slice(2), process.env);
+} catch (err) {
+  if (!(err instanceof UsageError)) throw err;
+  if (err.message === USAGE) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  fail(err.message);
+}
+
+let world: World | undefined;
+let stopping = false;
+async function stop(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    await world?.close();
+  }
+  process.exit(code);
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.log('\nStopping: servers closed, temporary data deleted.');
+    void stop(0);
+  });
+}
+
+try {
+  world = await startWorld(options!);
+} catch (err) {
+  fail(err instanceof Error ? err.message : String(err));
+}
+const running = world!;
+console.log(`${formatStart(running, p)}\n`);
 
 let n = 0;
-function printStep(step: Step): void {
-  n++;
-  console.log(`\n${paint(1, `${n}. ${step.title}`)}`);
-  console.log(`   ${step.request} → ${statusText(step.status)}`);
-  if (step.challenge !== null) console.log(`   WWW-Authenticate: ${step.challenge}`);
-  if (step.body !== null) console.log(`   ${JSON.stringify(step.body)}`);
-  for (const line of step.audit) {
-    const { subject, actor, actorChain, clientId, scopes } = line as Record<string, unknown>;
-    console.log(
-      `   ${paint(36, 'audit')} ${JSON.stringify({ event: line.event, subject, actor, actorChain, clientId, scopes })}`,
-    );
-  }
-}
+const result = await runFlow(running, (step) => console.log(`${formatStep(++n, step, p)}\n`));
+console.log(formatSummary(result.ok, result.steps.length, p));
 
-function printStart({ issuer, api }: FlowContext): void {
-  console.log(paint(1, 'Gatehouse demo'));
-  console.log(`   token issuer  ${issuer}  (OpenID discovery + JWKS on loopback, ES256)`);
-  console.log(`   orders API    ${api}  (Express 5 + @gatehouse/express)`);
+if (options!.once || !result.ok) {
+  await stop(result.ok ? 0 : 1);
+} else {
+  console.log(`\n${formatServing(running, p)}\n`);
+  running.onLine = (source, line) => console.log(formatLine(source, line, running, p));
 }
-
-const steps = await runFlow(printStep, printStart);
-const failed = steps.filter((s) => s.status >= 500);
-console.log(
-  `\n${steps.length} requests, ${failed.length === 0 ? 'no server errors' : `${failed.length} server errors`}. ` +
-    'Every refusal above is an RFC 6750 answer from the same verifier the adapters share.',
-);
-process.exitCode = failed.length === 0 ? 0 : 1;

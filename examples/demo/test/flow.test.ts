@@ -1,37 +1,141 @@
-import { describe, expect, it } from 'vitest';
-import { CUSTOMER, ENGINEER, runFlow } from '../src/flow.ts';
+/**
+ * The demo's scripted flow, as CI runs it: a real issuer on SQLite in a temporary directory, the
+ * orders API, the support backend and the console page on free loopback ports, and the whole
+ * impersonation flow through them. Every credential that crosses the network is recorded, and none may
+ * appear in what the demo prints, in the API's and backend's log lines, or in the issuer's log.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FlowResult, runFlow } from '../src/flow.ts';
+import { formatServing, formatStart, formatStep, formatSummary, painter } from '../src/print.ts';
+import { PEOPLE } from '../src/seed.ts';
+import type { World } from '../src/world.ts';
+import { recordCredentials, startTestWorld } from './helpers.ts';
 
-describe('the README demo flow', () => {
-  it('answers every step as documented', async () => {
-    const steps = await runFlow();
-    const summary = steps.map((s) => [
-      s.request.split(' ')[0],
-      s.status,
-      (s.body as { error?: string } | null)?.error,
+let world: World;
+let result: FlowResult;
+let printed: string;
+let issuerLog: string;
+let credentials: ReturnType<typeof recordCredentials>;
+
+beforeAll(async () => {
+  credentials = recordCredentials();
+  world = await startTestWorld();
+  const p = painter(false);
+  const out = [formatStart(world, p)];
+  result = await runFlow(world, (step) => out.push(formatStep(out.length, step, p)));
+  out.push(formatSummary(result.ok, result.steps.length, p), formatServing(world, p));
+  printed = out.join('\n');
+  issuerLog = readFileSync(join(world.dataDir, 'issuer.log'), 'utf8');
+});
+
+afterAll(async () => {
+  credentials?.restore();
+  await world?.close();
+});
+
+describe('the demo flow', () => {
+  it('behaves as promised at every one of its 8 steps', () => {
+    expect(result.steps.map((step) => [step.title, step.ok])).toEqual([
+      ['sam, a support engineer, signs in to the support console', true],
+      ['The console asks the support backend to impersonate alice', true],
+      ['The backend gets a subject token from the Management API', true],
+      ['The console exchanges the subject token, with the engineer’s token as actor token', true],
+      ['The console calls the orders API as alice', true],
+      ['The same subject token is exchanged a second time', true],
+      ['The impersonation token is sent to a resource it was not issued for', true],
+      ['The issuer’s audit trail records who did what', true],
     ]);
-    expect(summary).toEqual([
-      ['GET', 401, 'unauthorized'],
-      ['POST', 201, undefined],
-      ['GET', 200, undefined],
-      ['POST', 403, 'insufficient_scope'],
-      ['GET', 200, undefined],
-      ['DELETE', 403, 'access_denied'],
-      ['GET', 401, 'invalid_token'],
-      ['GET', 401, 'invalid_token'],
-      ['GET', 401, 'invalid_token'],
-      ['GET', 401, 'invalid_token'],
-    ]);
-    expect(steps[0]?.challenge).toBe('Bearer realm="api"');
-    expect(steps[3]?.challenge).toContain('scope="write:orders"');
-    const impersonated = steps[4]!;
-    expect(impersonated.audit).toHaveLength(1);
-    expect(impersonated.audit[0]).toMatchObject({ subject: CUSTOMER, actor: ENGINEER, delegated: true });
-    expect((impersonated.body as { orders: unknown[] }).orders).toHaveLength(1);
+    expect(result.ok).toBe(true);
   });
 
-  it('never writes a token into the audit lines', async () => {
-    const steps = await runFlow();
-    const lines = JSON.stringify(steps.flatMap((s) => s.audit));
-    expect(lines).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
+  it('signs the engineer in, and the backend mints a subject token with its own cached M2M token', () => {
+    const { facts } = result;
+    expect(facts.signedInAs).toBe(world.users.engineer);
+    expect([facts.backendStatus, facts.subjectTokenExpiresIn]).toEqual([201, 600]);
+    expect(facts.backendEvents!.map((e) => e.event)).toEqual(['m2m_token.obtained', 'impersonation.granted']);
+    expect(facts.backendEvents![0]).toMatchObject({ scope: 'subject-tokens:create' });
+    expect(facts.backendEvents![1]).toMatchObject({
+      engineerId: world.users.engineer,
+      userId: world.users.customer,
+      ticketId: PEOPLE.ticketId,
+      applicationId: world.consoleClientId,
+    });
+  });
+
+  it('exchanges for a token of the customer with the engineer as actor, for the orders API only', () => {
+    expect(result.facts.exchanged).toEqual({
+      sub: world.users.customer,
+      act: { sub: world.users.engineer },
+      aud: world.resources.orders,
+      scope: 'read:orders',
+      expiresIn: 3600,
+    });
+  });
+
+  it('the orders API answers 200 and its audit line shows sub = customer, act.sub = engineer', () => {
+    const { orders } = result.facts;
+    expect(orders!.status).toBe(200);
+    expect(orders!.audit).toHaveLength(1);
+    expect(orders!.audit[0]).toMatchObject({
+      event: 'impersonation',
+      method: 'GET',
+      path: '/orders',
+      subject: world.users.customer,
+      actor: world.users.engineer,
+      actorChain: [world.users.engineer],
+      delegated: true,
+      clientId: world.consoleClientId,
+    });
+  });
+
+  it('refuses the second exchange and the token at another resource', () => {
+    expect(result.facts.replay).toEqual({
+      error: 'invalid_request',
+      description: 'the subject token has already been used',
+    });
+    expect(result.facts.wrongResource!.status).toBe(401);
+    expect(result.facts.wrongResource!.challenge).toContain('error="invalid_token"');
+  });
+
+  it('ties the API’s audit line to the issuer’s exchange event by the token’s jti', () => {
+    expect(typeof result.facts.exchangeJti).toBe('string');
+    expect(result.facts.orders!.audit[0]!.jti).toBe(result.facts.exchangeJti);
+  });
+
+  it('finds the creation, the exchange and the refused replay in the issuer’s audit trail', () => {
+    expect([...result.facts.auditTrail!].sort()).toEqual([
+      'subject_token.created',
+      'token_exchange.failed',
+      'token_exchange.succeeded',
+    ]);
+  });
+
+  it('prints each step and the demo credentials, but never a token, a code or a secret', () => {
+    expect(printed).toContain('1. sam, a support engineer, signs in to the support console');
+    expect(printed).toContain('act.sub');
+    expect(printed).toContain(`sam / ${PEOPLE.engineer.password}`);
+    expect(printed).toContain(`${world.urls.console}/`);
+    expect(credentials.values.size).toBeGreaterThan(5); // the recorder really saw the flow's credentials
+    const logs = [printed, issuerLog, JSON.stringify(world.lines)].join('\n');
+    for (const value of credentials.values) {
+      if (value === PEOPLE.engineer.password) continue; // demo data, printed on purpose
+      expect(logs.includes(value), `a credential (${value.slice(0, 6)}…) appears in the output or logs`).toBe(
+        false,
+      );
+    }
+    expect(logs).not.toContain(world.admin.clientSecret);
+    expect(logs).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+/);
+  });
+});
+
+describe('closing the world', () => {
+  it('stops every server and deletes the data directory', async () => {
+    const other = await startTestWorld();
+    expect(existsSync(join(other.dataDir, 'issuer.sqlite'))).toBe(true);
+    await other.close();
+    expect(existsSync(other.dataDir)).toBe(false);
+    await expect(fetch(`${other.urls.console}/`)).rejects.toThrow();
   });
 });
