@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * `./dev bench [core|issuer|http|all]`: run the benchmarks (default: core and issuer; `http` starts a
- * server process per sample and takes several minutes, so it runs only when named or with `all`).
+ * `./dev bench [core|issuer|storage|http|all]`: run the benchmarks (default: core and issuer; `storage`
+ * needs PostgreSQL and `http` starts a server process per sample, so they run only when named or with `all`).
  * Each benchmark compares against a baseline measured in the same run and prints ratios.
  */
 import { spawnSync } from 'node:child_process';
@@ -15,6 +15,10 @@ const BENCHES = {
   issuer: {
     file: 'packages/issuer/bench/issuer.bench.mjs',
     about: 'client-credentials tokens/s vs oidc-provider alone; Management API reads/s',
+  },
+  storage: {
+    file: 'packages/issuer/bench/storage.bench.mjs',
+    about: 'issuer throughput: 1 instance on SQLite, 1 and 2 on PostgreSQL (needs PostgreSQL binaries)',
   },
   http: {
     file: 'bench/http/run.mjs',
@@ -36,7 +40,7 @@ let failed = false;
 for (const name of names) {
   const bench = BENCHES[name];
   if (bench === undefined) {
-    console.error(`bench: unknown benchmark "${name}" (core, issuer, http, all)`);
+    console.error(`bench: unknown benchmark "${name}" (core, issuer, storage, http, all)`);
     process.exit(2);
   }
   console.log(`\n== ${name}: ${bench.about}`);

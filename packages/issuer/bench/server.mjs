@@ -2,11 +2,16 @@
  * One benchmark target in its own process. argv[2] selects it:
  *
  *   gatehouse  @gatehouse/issuer (built dist) on a SQLite file in a temporary directory, an M2M
- *              application whose role grants read:orders on https://orders.example.com.
+ *              application whose role grants read:orders on https://orders.example.com, and an
+ *              application enabled for token exchange with a user holding read:orders.
+ *              BENCH_DATABASE picks another database (a postgres:// URL); BENCH_BASE_URL makes this
+ *              process another instance of an issuer already running there (same public URL), and
+ *              BENCH_SEED=0 skips the seed (the first instance did it).
  *   baseline   oidc-provider alone with its in-memory adapter, one static confidential client and the
  *              same resource server (JWT access tokens, same RS256 key size).
  *
- * Prints {"url","clientId","clientSecret","resource", "adminToken"?} as one JSON line when ready.
+ * Prints {"url","clientId","clientSecret","resource", "adminToken"?, "exchange"?} as one JSON line when
+ * ready.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -14,6 +19,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const RESOURCE = 'https://orders.example.com';
+const ADMIN = { clientId: 'bench-admin', clientSecret: 'a'.repeat(43) };
+const EXCHANGE = { clientId: 'bench-exchange', clientSecret: 'x'.repeat(43) };
 const mode = process.argv[2];
 
 async function gatehouse() {
@@ -29,41 +36,61 @@ async function gatehouse() {
         });
       }),
   );
+  const own = `http://127.0.0.1:${probe}`;
+  const baseUrl = process.env.BENCH_BASE_URL ?? own;
   const issuer = await createIssuer({
-    baseUrl: `http://127.0.0.1:${probe}`,
-    dataDir: dir,
+    baseUrl,
+    ...(process.env.BENCH_DATABASE === undefined
+      ? { dataDir: dir }
+      : { database: process.env.BENCH_DATABASE }),
+    admin: ADMIN,
     log: { level: 'silent' },
     passwords: { scryptCost: 1024 },
   });
-  await issuer.seed({
-    resources: [{ name: 'Orders', indicator: RESOURCE, scopes: ['read:orders'] }],
-    roles: [
-      { name: 'svc', type: 'MachineToMachine', scopes: [{ resource: RESOURCE, scope: 'read:orders' }] },
-    ],
-    applications: [
-      {
-        name: 'Bench',
-        type: 'MachineToMachine',
-        clientId: 'bench',
-        clientSecret: 'b'.repeat(43),
-        roles: ['svc'],
-      },
-    ],
-    users: Array.from({ length: 50 }, (_, i) => ({ username: `user${i}`, email: `user${i}@example.com` })),
-  });
+  if (process.env.BENCH_SEED !== '0') {
+    await issuer.seed({
+      resources: [{ name: 'Orders', indicator: RESOURCE, scopes: ['read:orders'] }],
+      roles: [
+        { name: 'svc', type: 'MachineToMachine', scopes: [{ resource: RESOURCE, scope: 'read:orders' }] },
+        { name: 'reader', type: 'User', scopes: [{ resource: RESOURCE, scope: 'read:orders' }] },
+      ],
+      applications: [
+        {
+          name: 'Bench',
+          type: 'MachineToMachine',
+          clientId: 'bench',
+          clientSecret: 'b'.repeat(43),
+          roles: ['svc'],
+        },
+        {
+          name: 'Bench exchange',
+          type: 'Traditional',
+          clientId: EXCHANGE.clientId,
+          clientSecret: EXCHANGE.clientSecret,
+          redirectUris: ['http://127.0.0.1:8976/callback'],
+          tokenExchangeEnabled: true,
+        },
+      ],
+      users: [
+        ...Array.from({ length: 50 }, (_, i) => ({ username: `user${i}`, email: `user${i}@example.com` })),
+        { username: 'impersonated', roles: ['reader'] },
+      ],
+    });
+  }
   await issuer.listen(probe, '127.0.0.1');
-  const url = `http://127.0.0.1:${probe}`;
+  const url = own;
   const res = await fetch(`${url}/oidc/token`, {
     method: 'POST',
     headers: {
-      authorization: `Basic ${Buffer.from(`${issuer.admin.adminClientId}:${issuer.admin.adminClientSecret}`).toString('base64')}`,
+      authorization: `Basic ${Buffer.from(`${ADMIN.clientId}:${ADMIN.clientSecret}`).toString('base64')}`,
     },
-    body: new URLSearchParams({ grant_type: 'client_credentials', resource: `${url}/api` }),
+    body: new URLSearchParams({ grant_type: 'client_credentials', resource: `${baseUrl}/api` }),
   });
   const { access_token: adminToken } = await res.json();
   const users = await (
     await fetch(`${url}/api/users?pageSize=1`, { headers: { authorization: `Bearer ${adminToken}` } })
   ).json();
+  const impersonated = await issuer.store.users.findByLogin('impersonated');
   return {
     url,
     clientId: 'bench',
@@ -71,6 +98,7 @@ async function gatehouse() {
     resource: RESOURCE,
     adminToken,
     userId: users.items[0].id,
+    exchange: { ...EXCHANGE, userId: impersonated.id },
   };
 }
 

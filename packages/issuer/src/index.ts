@@ -1,6 +1,7 @@
 /**
  * `@gatehouse/issuer`: the reference OpenID Connect / OAuth 2.0 authorization server, built on
- * oidc-provider, with SQLite storage, a Management API guarded by `@gatehouse/core`, and a CLI
+ * oidc-provider, with SQLite storage (or PostgreSQL, for several instances on one database), a
+ * Management API guarded by `@gatehouse/core`, and a CLI
  * (`gatehouse-issuer start | migrate | seed | keys rotate | token`). RFC 8693 token exchange for
  * impersonation (subject tokens, actor tokens, personal access tokens) and a `getCustomJwtClaims` hook
  * run in worker threads.
@@ -34,6 +35,7 @@ export {
   type KeyConfig,
   type LogConfig,
   type PasswordConfig,
+  type PostgresConfig,
   type ResolvedConfig,
   resolveConfig,
   type SubjectTokenConfig,
@@ -80,6 +82,8 @@ export { MANAGEMENT_SCOPES } from './management/scopes.js';
 export { parseSeed, type SeedResult, seed } from './seed.js';
 export { createIssuer, type Issuer } from './server.js';
 export { createAdapter } from './storage/adapter.js';
+export { describeDatabase, openStore } from './storage/open.js';
+export { openPostgresStore, type PostgresStoreOptions } from './storage/postgres.js';
 export { openSqliteStore } from './storage/sqlite.js';
 export type * from './storage/store.js';
 export { APPLICATION_TYPES, AUDIT_EVENT_TYPES, ROLE_TYPES } from './storage/store.js';

@@ -39,7 +39,7 @@ import { buildSchemas } from './management/schemas.js';
 import { subjectTokenRoutes } from './management/subject-tokens.js';
 import { userRoutes } from './management/users.js';
 import { type SeedResult, seed } from './seed.js';
-import { openSqliteStore } from './storage/sqlite.js';
+import { openStore } from './storage/open.js';
 import type { ApplicationRecord, Store } from './storage/store.js';
 
 /** A running (or ready to run) issuer. */
@@ -98,7 +98,16 @@ export async function createIssuer(options: IssuerConfig): Promise<Issuer> {
   const config = resolveConfig(options);
   const log = createLogger(config);
   const ownsStore = config.store === undefined;
-  const store = config.store ?? openSqliteStore(config.database);
+  const store =
+    config.store ??
+    openStore(config.database, {
+      ...config.postgres,
+      onError: (err) =>
+        log.warn(
+          { event: 'store.connection_error', err: { message: err.message } },
+          'database connection error',
+        ),
+    });
   try {
     return await assemble(config, log, store, ownsStore);
   } catch (err) {
@@ -121,14 +130,24 @@ async function assemble(
       { event: 'store.single_node', driver: store.driver },
       `${store.driver} storage is single-node: run one issuer process per database`,
     );
+  } else {
+    log.info(
+      { event: 'store.multi_node', driver: store.driver },
+      `${store.driver} storage is shared: every issuer instance on this database serves as one`,
+    );
   }
-  const cookieKeys =
-    config.cookieKeys ??
-    (JSON.parse(
-      await store.settings.setIfAbsent(SETTING_KEYS.cookieKeys, JSON.stringify([generateSecret()])),
-    ) as string[]);
+  // Instances started together take turns: one creates the administrator and the first key, the
+  // others find them.
+  const { cookieKeys, admin, initialKeys } = await store.exclusive('start', async () => {
+    const cookieKeys =
+      config.cookieKeys ??
+      (JSON.parse(
+        await store.settings.setIfAbsent(SETTING_KEYS.cookieKeys, JSON.stringify([generateSecret()])),
+      ) as string[]);
+    const admin = await bootstrap(store, config, epoch());
+    return { cookieKeys, admin, initialKeys: await loadKeySet(store, config, epoch()) };
+  });
   const csrfKey = createHmac('sha256', cookieKeys[0]!).update('gatehouse-issuer:csrf').digest();
-  const admin = await bootstrap(store, config, epoch());
   if (admin.created)
     log.info(
       { event: 'bootstrap.admin_created', clientId: admin.adminClientId },
@@ -157,15 +176,15 @@ async function assemble(
       'custom JWT claims function loaded',
     );
   }
-  let keys: KeySet = await loadKeySet(store, config, epoch());
+  let keys: KeySet = initialKeys;
   let provider: Provider;
   let callback: (req: IncomingMessage, res: ServerResponse) => void;
   let verifier: Verifier;
   let actorVerifier: Verifier;
-  const limiter = createFailureLimiter({
-    maxFailures: config.tokenExchange.maxFailures,
-    window: config.tokenExchange.failureWindow,
-  });
+  const limiter = createFailureLimiter(
+    { maxFailures: config.tokenExchange.maxFailures, window: config.tokenExchange.failureWindow },
+    store.failures,
+  );
 
   const build = () => {
     provider = createProvider({ config, store, keys, cookieKeys, log, customClaims });
@@ -174,8 +193,11 @@ async function assemble(
       issuer: config.issuer,
       strict: true,
       jwksUri: `${config.issuer}/jwks`,
-      fetch: async () =>
-        new Response(JSON.stringify(keys.jwks), { headers: { 'content-type': 'application/json' } }),
+      // Asked on an unknown kid: on a shared store, another instance may have rotated a moment ago.
+      fetch: async () => {
+        if (store.multiNode) await refreshKeys().catch(() => false);
+        return new Response(JSON.stringify(keys.jwks), { headers: { 'content-type': 'application/json' } });
+      },
       allowInsecureHttp: true,
     } as const;
     verifier = createVerifier({
@@ -197,7 +219,7 @@ async function assemble(
     const delay = Math.min(MAX_TIMER_MS, Math.max(1_000, (keys.nextExpiry - epoch() + 1) * 1000));
     expiryTimer = setTimeout(
       () =>
-        void reloadKeys().catch((err) =>
+        void refreshKeys().catch((err) =>
           log.error({ event: 'keys.reload_failed', err: { message: (err as Error).message } }),
         ),
       delay,
@@ -215,6 +237,32 @@ async function assemble(
     log.info({ event: 'keys.reloaded', kids: keys.signing.map((key) => key.kid) }, 'signing keys reloaded');
     return true;
   }
+
+  let reloading: Promise<boolean> | undefined;
+  let queued: Promise<boolean> | undefined;
+  /**
+   * Re-read the keys. Concurrent callers share one read, and every caller's read starts after it
+   * called, so a JWKS served after another instance's rotation committed includes the new key.
+   */
+  function refreshKeys(): Promise<boolean> {
+    if (reloading === undefined) {
+      reloading = reloadKeys().finally(() => {
+        reloading = undefined;
+      });
+      return reloading;
+    }
+    queued ??= reloading
+      .catch(() => false)
+      .then(() => {
+        queued = undefined;
+        return refreshKeys();
+      });
+    return queued;
+  }
+  const keysFailed = (err: unknown) =>
+    log.warn({ event: 'keys.reload_failed', err: { message: (err as Error).message } });
+  // Rotations through other instances: announced at once (PostgreSQL NOTIFY), polled as a fallback.
+  const unwatchKeys = store.keys.watch(() => void refreshKeys().catch(keysFailed));
 
   async function rotateKeys(): Promise<SigningKeyInfo> {
     const key = await rotateSigningKey(store, config, epoch());
@@ -274,6 +322,9 @@ async function assemble(
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const full = url.pathname;
     if (full === oidcPrefix || full.startsWith(`${oidcPrefix}/`)) {
+      // The JWKS is read from the shared store when asked for, so no instance publishes an older set
+      // than the keys other instances already sign with.
+      if (store.multiNode && full === `${oidcPrefix}/jwks`) await refreshKeys().catch(keysFailed);
       const raw = req.url ?? '/';
       (req as IncomingMessage & { originalUrl?: string }).originalUrl = raw;
       req.url = `${full.slice(oidcPrefix.length) || '/'}${url.search}`;
@@ -344,14 +395,13 @@ async function assemble(
     store.payloads.purgeExpired(epoch()).catch(failed);
     // Expired subject tokens are kept a day so a late replay is still explained ("expired", not "unknown").
     store.subjectTokens.purgeExpired(epoch() - SUBJECT_TOKEN_RETENTION_S).catch(failed);
+    store.failures.purgeExpired(epoch()).catch(failed);
   }, PURGE_INTERVAL_MS);
   purgeTimer.unref();
   let reloadTimer: NodeJS.Timeout | undefined;
   if (config.keys.reloadInterval > 0) {
     reloadTimer = setInterval(() => {
-      reloadKeys().catch((err) =>
-        log.warn({ event: 'keys.reload_failed', err: { message: (err as Error).message } }),
-      );
+      refreshKeys().catch(keysFailed);
     }, config.keys.reloadInterval * 1000);
     reloadTimer.unref();
   }
@@ -395,6 +445,7 @@ async function assemble(
       clearInterval(purgeTimer);
       clearInterval(reloadTimer);
       clearTimeout(expiryTimer);
+      unwatchKeys();
       await Promise.all(
         [...servers].map(
           (server) =>

@@ -4,17 +4,16 @@ import { bootstrap } from '../src/bootstrap.js';
 import { resolveConfig } from '../src/config/schema.js';
 import { verifySecret } from '../src/internal/secrets.js';
 import { MANAGEMENT_SCOPES } from '../src/management/scopes.js';
-import { openSqliteStore } from '../src/storage/sqlite.js';
 import type { Store } from '../src/storage/store.js';
+import { DRIVERS, openTestStore } from './helpers/drivers.js';
 
-let store: Store;
-beforeEach(async () => {
-  store = openSqliteStore(':memory:');
-  await store.migrate();
-});
-afterEach(() => store.close());
+describe.each(DRIVERS)('bootstrap (%s)', (driver) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await openTestStore(driver);
+  });
+  afterEach(() => store.close());
 
-describe('bootstrap', () => {
   it('creates the administrator once; the secret is returned only then', async () => {
     const config = resolveConfig({ baseUrl: 'http://localhost:3001' });
     const first = await bootstrap(store, config, 1);

@@ -1,14 +1,18 @@
 /**
  * docs/issuer.md and docs/impersonation.md state the same defaults as DEFAULTS and document every
  * Management API scope; impersonation.md has the sequence diagram and a curl example per step.
+ * docs/deployment.md names real environment variables and defaults, and shows the measured numbers of
+ * bench/results/storage.json.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ENVIRONMENT } from '../src/cli/config.js';
 import { DEFAULTS } from '../src/config/defaults.js';
 import { RESERVED_CLAIMS } from '../src/customize/types.js';
 import { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES } from '../src/grants/token-exchange.js';
 import { MANAGEMENT_SCOPES } from '../src/management/scopes.js';
+import { MIGRATIONS } from '../src/storage/migrations/index.js';
 
 const doc = readFileSync(join(import.meta.dirname, '../../../docs/issuer.md'), 'utf8');
 const impersonation = readFileSync(join(import.meta.dirname, '../../../docs/impersonation.md'), 'utf8');
@@ -81,5 +85,69 @@ describe('docs/impersonation.md', () => {
     for (const urn of [TOKEN_EXCHANGE_GRANT_TYPE, ...Object.values(TOKEN_TYPES)])
       expect(impersonation).toContain(urn);
     for (const claim of RESERVED_CLAIMS) expect(impersonation).toContain(`\`${claim}\``);
+  });
+});
+
+describe('docs/deployment.md', () => {
+  const deployment = readFileSync(join(import.meta.dirname, '../../../docs/deployment.md'), 'utf8');
+
+  it('maps each environment variable it lists to the setting the CLI reads it into', () => {
+    const rows = deployment.split('\n').filter((line) => /^\| `(DATABASE_URL|GATEHOUSE_[A-Z_]+)`/.test(line));
+    expect(rows.length).toBeGreaterThan(5);
+    for (const row of rows) {
+      const [variables, settings] = row.split('|').slice(1, 3) as [string, string];
+      const names = [...variables.matchAll(/`([A-Z_]+)`/g)].map((match) => match[1]!);
+      const stated = [...settings.matchAll(/`([\w.*]+)`/g)].map((match) => match[1]!);
+      for (const name of names) {
+        const entry = ENVIRONMENT.find(([variable]) => variable === name);
+        expect(entry, name).toBeDefined();
+        expect(
+          stated.some((setting) => setting === entry![1] || entry![1].startsWith(setting.replace('*', ''))),
+          name,
+        ).toBe(true);
+      }
+    }
+  });
+
+  it('states the pool and key defaults and the current migration', () => {
+    expect(deployment).toContain(`default \`${DEFAULTS.postgres.poolSize}\``);
+    expect(deployment).toContain(`\`${DEFAULTS.postgres.connectionTimeout}\` ms`);
+    expect(deployment).toContain(`\`${DEFAULTS.postgres.idleTimeout}\` ms`);
+    expect(deployment).toContain(`\`keys.reloadInterval\` (\`${DEFAULTS.keys.reloadInterval}\``);
+    expect(deployment).toContain(`\`keys.gracePeriod\` (\`${DEFAULTS.keys.gracePeriod}\``);
+    expect(deployment).toContain(`"current":"${MIGRATIONS.at(-1)!.version}"`);
+  });
+
+  it('shows the numbers of bench/results/storage.json', () => {
+    const results = JSON.parse(
+      readFileSync(join(import.meta.dirname, '../bench/results/storage.json'), 'utf8'),
+    ) as {
+      setups: Record<
+        string,
+        {
+          clientCredentialsPerSecond: number;
+          tokenExchangesPerSecond: number;
+          clientCredentialsRatio: number;
+          tokenExchangeRatio: number;
+        }
+      >;
+    };
+    const label = {
+      sqlite: '1 instance, SQLite',
+      pg: '1 instance, PostgreSQL',
+      'pg×2': '2 instances, PostgreSQL',
+    };
+    for (const [setup, name] of Object.entries(label)) {
+      const s = results.setups[setup]!;
+      const row = deployment
+        .split('\n')
+        .find((line) => line.startsWith(`| ${name} `) && line.includes('tokens/s'));
+      expect(row, name).toBeDefined();
+      const cells = row!.split('|').map((cell) => cell.trim());
+      expect(cells[2]).toBe(`${Math.round(s.clientCredentialsPerSecond).toLocaleString('en-US')} tokens/s`);
+      expect(cells[3]).toBe(`${s.clientCredentialsRatio.toFixed(2)}×`);
+      expect(cells[4]).toBe(`${Math.round(s.tokenExchangesPerSecond).toLocaleString('en-US')} exchanges/s`);
+      expect(cells[5]).toBe(`${s.tokenExchangeRatio.toFixed(2)}×`);
+    }
   });
 });

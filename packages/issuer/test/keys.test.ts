@@ -2,21 +2,14 @@
 import { createPublicKey } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateSigningKey, loadKeySet, rotateSigningKey, thumbprint, toPublicJwk } from '../src/keys.js';
-import { openSqliteStore } from '../src/storage/sqlite.js';
 import type { Store } from '../src/storage/store.js';
-
-let store: Store;
-beforeEach(async () => {
-  store = openSqliteStore(':memory:');
-  await store.migrate();
-});
-afterEach(() => store.close());
+import { DRIVERS, openTestStore } from './helpers/drivers.js';
 
 const config = (gracePeriod = 100) => ({
   keys: { algorithm: 'ES256' as const, rsaModulusLength: 2048, gracePeriod, reloadInterval: 0 },
 });
 
-describe('signing keys', () => {
+describe('signing key generation', () => {
   it.each(['RS256', 'PS256', 'ES256', 'EdDSA'] as const)(
     '%s keys are private JWKs with a thumbprint kid',
     (alg) => {
@@ -29,6 +22,14 @@ describe('signing keys', () => {
       expect(() => createPublicKey({ key: pub, format: 'jwk' })).not.toThrow();
     },
   );
+});
+
+describe.each(DRIVERS)('signing keys (%s)', (driver) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await openTestStore(driver);
+  });
+  afterEach(() => store.close());
 
   it('creates the first key on load and keeps it', async () => {
     const first = await loadKeySet(store, config(), 10);

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, codeOf, pkce, signIn, tokenRequest } from './helpers/agent.js';
+import { DRIVERS } from './helpers/drivers.js';
 import {
   ACCESS_TOKEN_TYPE,
   exchange,
@@ -15,185 +16,192 @@ import {
 import { loadWorld, ORDERS, PASSWORD, REDIRECT, SECRETS } from './helpers/fixtures.js';
 import { adminToken, api, startIssuer, type TestIssuer } from './helpers/issuer.js';
 
-let t: TestIssuer;
-const secrets = new Set<string>();
-const keep = (...values: Array<string | undefined>) => {
-  for (const value of values) if (typeof value === 'string' && value.length >= 8) secrets.add(value);
-};
+describe.each(DRIVERS)('%s', (driver) => {
+  let t: TestIssuer;
+  const secrets = new Set<string>();
+  const keep = (...values: Array<string | undefined>) => {
+    for (const value of values) if (typeof value === 'string' && value.length >= 8) secrets.add(value);
+  };
 
-beforeAll(async () => {
-  t = await startIssuer({ log: { level: 'trace' } });
-  await loadWorld(t);
-  await loadExchangeWorld(t);
-});
-afterAll(() => t.close());
+  beforeAll(async () => {
+    t = await startIssuer(driver, { log: { level: 'trace' } });
+    await loadWorld(t);
+    await loadExchangeWorld(t);
+  });
+  afterAll(() => t.close());
 
-describe('logs (B51)', () => {
-  it('contain no credential of any flow', async () => {
-    keep(t.admin.clientSecret, PASSWORD, ...Object.values(SECRETS));
-    const web = { clientId: 'web-app', clientSecret: SECRETS.web };
-    keep(Buffer.from(`web-app:${SECRETS.web}`).toString('base64'));
+  describe('logs (B51)', () => {
+    it('contain no credential of any flow', async () => {
+      keep(t.admin.clientSecret, PASSWORD, ...Object.values(SECRETS));
+      const web = { clientId: 'web-app', clientSecret: SECRETS.web };
+      keep(Buffer.from(`web-app:${SECRETS.web}`).toString('base64'));
 
-    // Management API: token, created secrets, password set, rotation.
-    const admin = await adminToken(t);
-    keep(admin);
-    const created = await api(t, admin, 'POST', '/applications', {
-      name: 'Logged',
-      type: 'MachineToMachine',
-    });
-    keep(created.body.clientSecret);
-    const rotated = await api(t, admin, 'POST', `/applications/${created.body.id}/secret`);
-    keep(rotated.body.clientSecret);
-    const user = await api(t, admin, 'POST', '/users', { username: 'logged', password: 'logged-password-1' });
-    keep('logged-password-1');
-    await api(t, admin, 'PUT', `/users/${user.body.id}/password`, { password: 'logged-password-2' });
-    keep('logged-password-2');
-    await api(t, admin, 'POST', '/signing-keys/rotate');
-    await api(t, `${admin}x`, 'GET', '/users');
+      // Management API: token, created secrets, password set, rotation.
+      const admin = await adminToken(t);
+      keep(admin);
+      const created = await api(t, admin, 'POST', '/applications', {
+        name: 'Logged',
+        type: 'MachineToMachine',
+      });
+      keep(created.body.clientSecret);
+      const rotated = await api(t, admin, 'POST', `/applications/${created.body.id}/secret`);
+      keep(rotated.body.clientSecret);
+      const user = await api(t, admin, 'POST', '/users', {
+        username: 'logged',
+        password: 'logged-password-1',
+      });
+      keep('logged-password-1');
+      await api(t, admin, 'PUT', `/users/${user.body.id}/password`, { password: 'logged-password-2' });
+      keep('logged-password-2');
+      await api(t, admin, 'POST', '/signing-keys/rotate');
+      await api(t, `${admin}x`, 'GET', '/users');
 
-    // Client credentials, good and bad.
-    const cc = await tokenRequest(
-      t.baseUrl,
-      { grant_type: 'client_credentials', resource: ORDERS },
-      { clientId: 'worker', clientSecret: SECRETS.worker },
-    );
-    keep(cc.body.access_token);
-    await tokenRequest(
-      t.baseUrl,
-      { grant_type: 'client_credentials', resource: ORDERS },
-      { clientId: 'worker', clientSecret: 'wrong-secret-value-123' },
-    );
-    keep('wrong-secret-value-123');
+      // Client credentials, good and bad.
+      const cc = await tokenRequest(
+        t.baseUrl,
+        { grant_type: 'client_credentials', resource: ORDERS },
+        { clientId: 'worker', clientSecret: SECRETS.worker },
+      );
+      keep(cc.body.access_token);
+      await tokenRequest(
+        t.baseUrl,
+        { grant_type: 'client_credentials', resource: ORDERS },
+        { clientId: 'worker', clientSecret: 'wrong-secret-value-123' },
+      );
+      keep('wrong-secret-value-123');
 
-    // Sign-in (a failed attempt first), code, refresh, userinfo, introspection, revocation, replay.
-    const agent = new Agent();
-    const failed = await signIn(new Agent(), {
-      baseUrl: t.baseUrl,
-      clientId: 'web-app',
-      redirectUri: REDIRECT,
-      scope: 'openid',
-      identifier: 'alice',
-      password: 'bad-password-xyz',
-      codeChallenge: pkce().challenge,
-    });
-    expect(failed.status).toBe(401);
-    keep('bad-password-xyz');
-    const { verifier, challenge } = pkce();
-    keep(verifier, challenge);
-    const res = await signIn(agent, {
-      baseUrl: t.baseUrl,
-      clientId: 'web-app',
-      redirectUri: REDIRECT,
-      scope: 'openid offline_access read:orders',
-      resource: ORDERS,
-      identifier: 'alice',
-      password: PASSWORD,
-      codeChallenge: challenge,
-      extra: { prompt: 'consent', state: 'state-value-123', nonce: 'nonce-value-123' },
-    });
-    keep(...agent.cookies.values());
-    const code = codeOf(res);
-    keep(code);
-    const tokens = await tokenRequest(
-      t.baseUrl,
-      { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT },
-      web,
-    );
-    expect(tokens.status).toBe(200);
-    keep(tokens.body.access_token, tokens.body.refresh_token, tokens.body.id_token);
-    await fetch(`${t.baseUrl}/oidc/me`, { headers: { authorization: `Bearer ${tokens.body.access_token}` } });
-    const refreshed = await tokenRequest(
-      t.baseUrl,
-      { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, resource: ORDERS },
-      web,
-    );
-    keep(refreshed.body.access_token, refreshed.body.refresh_token);
-    await tokenRequest(
-      t.baseUrl,
-      { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT },
-      web,
-    );
-    await fetch(`${t.baseUrl}/oidc/token/introspection`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        authorization: `Basic ${Buffer.from(`web-app:${SECRETS.web}`).toString('base64')}`,
-      },
-      body: new URLSearchParams({ token: refreshed.body.refresh_token }),
-    });
-    await fetch(`${t.baseUrl}/oidc/token/revocation`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        authorization: `Basic ${Buffer.from(`web-app:${SECRETS.web}`).toString('base64')}`,
-      },
-      body: new URLSearchParams({ token: refreshed.body.refresh_token }),
-    });
-    await agent.get(`${t.baseUrl}/oidc/session/end?id_token_hint=${tokens.body.id_token}`);
+      // Sign-in (a failed attempt first), code, refresh, userinfo, introspection, revocation, replay.
+      const agent = new Agent();
+      const failed = await signIn(new Agent(), {
+        baseUrl: t.baseUrl,
+        clientId: 'web-app',
+        redirectUri: REDIRECT,
+        scope: 'openid',
+        identifier: 'alice',
+        password: 'bad-password-xyz',
+        codeChallenge: pkce().challenge,
+      });
+      expect(failed.status).toBe(401);
+      keep('bad-password-xyz');
+      const { verifier, challenge } = pkce();
+      keep(verifier, challenge);
+      const res = await signIn(agent, {
+        baseUrl: t.baseUrl,
+        clientId: 'web-app',
+        redirectUri: REDIRECT,
+        scope: 'openid offline_access read:orders',
+        resource: ORDERS,
+        identifier: 'alice',
+        password: PASSWORD,
+        codeChallenge: challenge,
+        extra: { prompt: 'consent', state: 'state-value-123', nonce: 'nonce-value-123' },
+      });
+      keep(...agent.cookies.values());
+      const code = codeOf(res);
+      keep(code);
+      const tokens = await tokenRequest(
+        t.baseUrl,
+        { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT },
+        web,
+      );
+      expect(tokens.status).toBe(200);
+      keep(tokens.body.access_token, tokens.body.refresh_token, tokens.body.id_token);
+      await fetch(`${t.baseUrl}/oidc/me`, {
+        headers: { authorization: `Bearer ${tokens.body.access_token}` },
+      });
+      const refreshed = await tokenRequest(
+        t.baseUrl,
+        { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, resource: ORDERS },
+        web,
+      );
+      keep(refreshed.body.access_token, refreshed.body.refresh_token);
+      await tokenRequest(
+        t.baseUrl,
+        { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT },
+        web,
+      );
+      await fetch(`${t.baseUrl}/oidc/token/introspection`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`web-app:${SECRETS.web}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({ token: refreshed.body.refresh_token }),
+      });
+      await fetch(`${t.baseUrl}/oidc/token/revocation`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`web-app:${SECRETS.web}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({ token: refreshed.body.refresh_token }),
+      });
+      await agent.get(`${t.baseUrl}/oidc/session/end?id_token_hint=${tokens.body.id_token}`);
 
-    // Impersonation: subject tokens, actor tokens, impersonation tokens, PATs, failures and replays.
-    const alice = await userId(t, 'alice');
-    const subject = await api(t, admin, 'POST', '/subject-tokens', {
-      userId: alice,
-      context: { ticketId: 'T-51' },
-    });
-    keep(subject.body.subjectToken);
-    const actorTokens = await signedInTokens(t, 'sam');
-    keep(actorTokens.access_token, actorTokens.id_token);
-    const impersonated = await exchange(t, {
-      subject_token: subject.body.subjectToken,
-      subject_token_type: ACCESS_TOKEN_TYPE,
-      actor_token: actorTokens.access_token,
-      actor_token_type: ACCESS_TOKEN_TYPE,
-      resource: ORDERS,
-      scope: 'read:orders',
-    });
-    expect(impersonated.status).toBe(200);
-    keep(impersonated.body.access_token);
-    const replay = await exchange(t, {
-      subject_token: subject.body.subjectToken,
-      subject_token_type: ACCESS_TOKEN_TYPE,
-      actor_token: actorTokens.id_token,
-      actor_token_type: ACCESS_TOKEN_TYPE,
-      resource: ORDERS,
-    });
-    expect(replay.status).toBe(400);
-    await exchange(t, {
-      subject_token: 'sub_guessed-value-123',
-      subject_token_type: ACCESS_TOKEN_TYPE,
-      resource: ORDERS,
-    });
-    keep('sub_guessed-value-123');
-    const pat = await api(t, admin, 'POST', `/users/${alice}/personal-access-tokens`, { name: 'logged' });
-    keep(pat.body.value);
-    const fromPat = await exchange(t, {
-      subject_token: pat.body.value,
-      subject_token_type: PAT_TOKEN_TYPE,
-      resource: ORDERS,
-    });
-    expect(fromPat.status).toBe(200);
-    keep(fromPat.body.access_token);
-    await api(t, admin, 'DELETE', `/users/${alice}/personal-access-tokens/${pat.body.id}`);
-    await exchange(t, {
-      subject_token: pat.body.value,
-      subject_token_type: ACCESS_TOKEN_TYPE,
-      resource: ORDERS,
-    });
-    await exchange(t, {
-      subject_token: pat.body.value,
-      subject_token_type: PAT_TOKEN_TYPE,
-      resource: ORDERS,
-    });
-    await api(t, pat.body.value, 'GET', '/users');
-    await api(t, subject.body.subjectToken, 'GET', '/users');
-    expect(t.logs.text).toContain('"event":"audit"');
+      // Impersonation: subject tokens, actor tokens, impersonation tokens, PATs, failures and replays.
+      const alice = await userId(t, 'alice');
+      const subject = await api(t, admin, 'POST', '/subject-tokens', {
+        userId: alice,
+        context: { ticketId: 'T-51' },
+      });
+      keep(subject.body.subjectToken);
+      const actorTokens = await signedInTokens(t, 'sam');
+      keep(actorTokens.access_token, actorTokens.id_token);
+      const impersonated = await exchange(t, {
+        subject_token: subject.body.subjectToken,
+        subject_token_type: ACCESS_TOKEN_TYPE,
+        actor_token: actorTokens.access_token,
+        actor_token_type: ACCESS_TOKEN_TYPE,
+        resource: ORDERS,
+        scope: 'read:orders',
+      });
+      expect(impersonated.status).toBe(200);
+      keep(impersonated.body.access_token);
+      const replay = await exchange(t, {
+        subject_token: subject.body.subjectToken,
+        subject_token_type: ACCESS_TOKEN_TYPE,
+        actor_token: actorTokens.id_token,
+        actor_token_type: ACCESS_TOKEN_TYPE,
+        resource: ORDERS,
+      });
+      expect(replay.status).toBe(400);
+      await exchange(t, {
+        subject_token: 'sub_guessed-value-123',
+        subject_token_type: ACCESS_TOKEN_TYPE,
+        resource: ORDERS,
+      });
+      keep('sub_guessed-value-123');
+      const pat = await api(t, admin, 'POST', `/users/${alice}/personal-access-tokens`, { name: 'logged' });
+      keep(pat.body.value);
+      const fromPat = await exchange(t, {
+        subject_token: pat.body.value,
+        subject_token_type: PAT_TOKEN_TYPE,
+        resource: ORDERS,
+      });
+      expect(fromPat.status).toBe(200);
+      keep(fromPat.body.access_token);
+      await api(t, admin, 'DELETE', `/users/${alice}/personal-access-tokens/${pat.body.id}`);
+      await exchange(t, {
+        subject_token: pat.body.value,
+        subject_token_type: ACCESS_TOKEN_TYPE,
+        resource: ORDERS,
+      });
+      await exchange(t, {
+        subject_token: pat.body.value,
+        subject_token_type: PAT_TOKEN_TYPE,
+        resource: ORDERS,
+      });
+      await api(t, pat.body.value, 'GET', '/users');
+      await api(t, subject.body.subjectToken, 'GET', '/users');
+      expect(t.logs.text).toContain('"event":"audit"');
 
-    expect(t.logs.lines.length).toBeGreaterThan(30);
-    expect(secrets.size).toBeGreaterThan(20);
-    const leaks = [...secrets].filter((value) => t.logs.text.includes(value));
-    expect(leaks.map((leak) => t.logs.lines.find((line) => line.includes(leak)))).toEqual([]);
-    // Query strings never reach the log, so state and nonce do not either.
-    expect(t.logs.text).not.toContain('state-value-123');
-    expect(t.logs.text).not.toContain('nonce-value-123');
+      expect(t.logs.lines.length).toBeGreaterThan(30);
+      expect(secrets.size).toBeGreaterThan(20);
+      const leaks = [...secrets].filter((value) => t.logs.text.includes(value));
+      expect(leaks.map((leak) => t.logs.lines.find((line) => line.includes(leak)))).toEqual([]);
+      // Query strings never reach the log, so state and nonce do not either.
+      expect(t.logs.text).not.toContain('state-value-123');
+      expect(t.logs.text).not.toContain('nonce-value-123');
+    });
   });
 });

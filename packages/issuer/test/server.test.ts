@@ -1,14 +1,26 @@
-/** createIssuer wiring: routes, base path, JSON 404s, key reload from another process, close. */
-import { describe, expect, it } from 'vitest';
+/**
+ * createIssuer wiring on every driver: routes, base path, JSON 404s, key changes by another process
+ * (polled on SQLite; announced and read at once on PostgreSQL), instances started together on one
+ * database, close.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import { rotateSigningKey } from '../src/keys.js';
 import { createIssuer } from '../src/server.js';
-import { openSqliteStore } from '../src/storage/sqlite.js';
+import { openStore } from '../src/storage/open.js';
+import type { Store } from '../src/storage/store.js';
 import { Agent, pkce, signIn } from './helpers/agent.js';
-import { adminToken, api, LogCapture, startIssuer } from './helpers/issuer.js';
+import { DRIVERS, freshDatabase, openTestStore } from './helpers/drivers.js';
+import { adminToken, api, freePort, LogCapture, startIssuer } from './helpers/issuer.js';
 
-describe('createIssuer', () => {
+const kidOf = (jwt: string): string =>
+  JSON.parse(Buffer.from(jwt.split('.')[0]!, 'base64url').toString()).kid;
+
+describe.each(DRIVERS)('createIssuer (%s)', (driver) => {
   it('serves the landing document, health and JSON 404s', async () => {
-    const t = await startIssuer();
+    const t = await startIssuer(driver);
     try {
       expect(await (await fetch(`${t.baseUrl}/`)).json()).toMatchObject({
         issuer: `${t.baseUrl}/oidc`,
@@ -23,13 +35,11 @@ describe('createIssuer', () => {
   });
 
   it('mounts everything under a base path', async () => {
-    const probe = await startIssuer();
-    const port = Number(new URL(probe.baseUrl).port);
-    await probe.close();
+    const port = await freePort();
     const logs = new LogCapture();
     const issuer = await createIssuer({
       baseUrl: `http://127.0.0.1:${port}/auth`,
-      database: ':memory:',
+      database: await freshDatabase(driver),
       log: { destination: logs },
     });
     try {
@@ -69,25 +79,67 @@ describe('createIssuer', () => {
     }
   });
 
-  it('picks up a key rotated by another process on reload', async () => {
-    const t = await startIssuer();
+  it('picks up a key rotated by another process', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-server-'));
+    // A database two processes can open: a SQLite file, or the PostgreSQL schema.
+    const database = driver === 'sqlite' ? join(dir, 'issuer.sqlite') : await freshDatabase(driver);
+    const t = await startIssuer(driver, { database, keys: { reloadInterval: 0 } });
+    const other = openStore(database);
     try {
       const before = t.issuer.jwks().keys.map((key) => key.kid);
       expect(await t.issuer.reloadKeys()).toBe(false);
-      await rotateSigningKey(t.issuer.store, t.issuer.config, Math.floor(Date.now() / 1000));
-      expect(await t.issuer.reloadKeys()).toBe(true);
+      await rotateSigningKey(other, t.issuer.config, Math.floor(Date.now() / 1000));
+      if (driver === 'postgres') {
+        // Announced with NOTIFY: no poll, no reload call.
+        await vi.waitFor(() => expect(t.issuer.jwks().keys).toHaveLength(2), { timeout: 5_000 });
+      } else {
+        expect(await t.issuer.reloadKeys()).toBe(true);
+      }
       const after = t.issuer.jwks().keys.map((key) => key.kid);
       expect(after).toHaveLength(2);
       expect(after[1]).toBe(before[0]);
       const token = await adminToken(t);
-      expect(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()).kid).toBe(after[0]);
+      expect(kidOf(token)).toBe(after[0]);
     } finally {
       await t.close();
+      await other.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
+  it('two issuers started together on one empty database create one administrator and one key', async () => {
+    const database = await freshDatabase(driver);
+    // SQLite is single-node: two issuers in one process share the store object.
+    const shared = driver === 'sqlite' ? await openTestStore(driver) : undefined;
+    const start = () =>
+      createIssuer({
+        baseUrl: 'http://127.0.0.1:1',
+        ...(shared === undefined ? { database } : { store: shared }),
+        passwords: { scryptCost: 1024 },
+        log: { level: 'silent' },
+      });
+    const issuers = await Promise.all([start(), start(), start()]);
+    try {
+      expect(issuers.filter((issuer) => issuer.admin.created)).toHaveLength(1);
+      expect(new Set(issuers.map((issuer) => issuer.admin.adminClientId)).size).toBe(1);
+      expect(new Set(issuers.map((issuer) => issuer.jwks().keys[0]!.kid)).size).toBe(1);
+      const store = issuers[0]!.store;
+      expect((await store.applications.list({ page: 1, pageSize: 10 })).total).toBe(1);
+      expect(await store.keys.list()).toHaveLength(1);
+    } finally {
+      await Promise.all(issuers.map((issuer) => issuer.close()));
+      await shared?.close();
+    }
+  });
+
+  it('closes its own store on close', async () => {
+    const t = await startIssuer(driver);
+    await t.close();
+    await expect(t.issuer.store.ping()).rejects.toThrow();
+  });
+
   it('does not close a store it was given; closes its own', async () => {
-    const store = openSqliteStore(':memory:');
+    const store = await openTestStore(driver);
     const issuer = await createIssuer({ baseUrl: 'http://127.0.0.1:1', store, log: { level: 'silent' } });
     await issuer.close();
     await expect(store.ping()).resolves.toBeUndefined();
@@ -99,5 +151,93 @@ describe('createIssuer', () => {
       name: 'ConfigError',
       option: 'baseUrl',
     });
+  });
+});
+
+describe('createIssuer on PostgreSQL: instances sharing one database', () => {
+  const admin = { clientId: 'shared-admin', clientSecret: 'a'.repeat(40) };
+
+  /** A store whose key notifications never arrive (a lost LISTEN connection), for the other paths. */
+  const deaf = (real: Store): Store => ({
+    driver: real.driver,
+    multiNode: real.multiNode,
+    migrate: () => real.migrate(),
+    exclusive: (name, fn) => real.exclusive(name, fn),
+    ping: () => real.ping(),
+    close: () => real.close(),
+    users: real.users,
+    applications: real.applications,
+    resources: real.resources,
+    roles: real.roles,
+    keys: { ...real.keys, watch: () => () => undefined },
+    settings: real.settings,
+    payloads: real.payloads,
+    subjectTokens: real.subjectTokens,
+    personalAccessTokens: real.personalAccessTokens,
+    auditEvents: real.auditEvents,
+    failures: real.failures,
+  });
+
+  /** Instance A (a test issuer) and instance B (same public baseUrl, its own port) on one database. */
+  const start = async (notified: boolean) => {
+    const database = await freshDatabase('postgres');
+    const a = await startIssuer('postgres', { database, admin, keys: { reloadInterval: 0 } });
+    const port = await freePort();
+    const store = openStore(database);
+    const b = await createIssuer({
+      baseUrl: a.baseUrl,
+      store: notified ? store : deaf(store),
+      admin,
+      passwords: { scryptCost: 1024 },
+      keys: { reloadInterval: 0 },
+      log: { level: 'silent' },
+    });
+    await b.listen(port, '127.0.0.1');
+    return {
+      a,
+      b,
+      bUrl: `http://127.0.0.1:${port}`,
+      close: async () => {
+        await b.close();
+        await store.close();
+        await a.close();
+      },
+    };
+  };
+
+  it('a rotation through one instance reaches the other through NOTIFY: it signs with the new key', async () => {
+    const { a, b, close } = await start(true);
+    try {
+      const rotated = await api(a, await adminToken(a), 'POST', '/signing-keys/rotate');
+      expect(rotated.status).toBe(201);
+      await vi.waitFor(() => expect(b.jwks().keys[0]!.kid).toBe(rotated.body.kid), { timeout: 5_000 });
+    } finally {
+      await close();
+    }
+  });
+
+  it('without notifications, the other instance’s JWKS and Management API still see a rotation at once', async () => {
+    const { a, b, bUrl, close } = await start(false);
+    try {
+      const before = b.jwks().keys.map((key) => key.kid);
+      const rotated = await api(a, await adminToken(a), 'POST', '/signing-keys/rotate');
+      expect(rotated.status).toBe(201);
+      const fresh = await adminToken(a);
+      expect(kidOf(fresh)).toBe(rotated.body.kid);
+      // Nothing told B yet: it still holds the old set.
+      expect(b.jwks().keys.map((key) => key.kid)).toEqual(before);
+      // A token signed with the new key meets an unknown kid at B's Management API: B re-reads.
+      const viaB = await fetch(`${bUrl}/api/users`, { headers: { authorization: `Bearer ${fresh}` } });
+      expect(viaB.status).toBe(200);
+      expect(b.jwks().keys[0]!.kid).toBe(rotated.body.kid);
+      // A second rotation, then B's JWKS endpoint: read from the database when asked.
+      const again = await api(a, fresh, 'POST', '/signing-keys/rotate');
+      const jwks = (await (await fetch(`${bUrl}/oidc/jwks`)).json()) as { keys: Array<{ kid: string }> };
+      const kids = jwks.keys.map((key) => key.kid);
+      expect(kids[0]).toBe(again.body.kid);
+      expect(kids.slice(1).sort()).toEqual([rotated.body.kid, ...before].sort());
+    } finally {
+      await close();
+    }
   });
 });

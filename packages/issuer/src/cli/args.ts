@@ -94,12 +94,14 @@ Options:
       --port <n>          Port to listen on, default 3001 (env GATEHOUSE_PORT)
       --host <host>       Interface to bind, default 127.0.0.1 (env GATEHOUSE_HOST)
       --data-dir <dir>    Directory of the SQLite database, default ./.data (env GATEHOUSE_DATA_DIR)
-      --database <path>   SQLite file or :memory: (env GATEHOUSE_DATABASE)
+      --database <db>     SQLite file, :memory:, or postgres://user:pass@host:5432/db for several
+                          instances on one database (env GATEHOUSE_DATABASE or DATABASE_URL)
       --log-level <lvl>   fatal|error|warn|info|debug|trace|silent (env GATEHOUSE_LOG_LEVEL)
   -h, --help              Show this help.
   -v, --version           Show the version.
 
 Environment only: GATEHOUSE_ADMIN_CLIENT_ID and GATEHOUSE_ADMIN_CLIENT_SECRET fix the administrator
 credentials; GATEHOUSE_TRUST_PROXY=true trusts X-Forwarded-* headers; GATEHOUSE_KEY_ALGORITHM picks
-RS256 (default), PS256, ES256 or EdDSA for new keys.
+RS256 (default), PS256, ES256 or EdDSA for new keys; GATEHOUSE_POSTGRES_POOL_SIZE sets the PostgreSQL
+connections per process (default 10).
 Logs are JSON lines on standard output; messages for people (banner, credentials) go to standard error.`;

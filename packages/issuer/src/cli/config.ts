@@ -21,7 +21,10 @@ export const ENVIRONMENT: ReadonlyArray<
   ['GATEHOUSE_PORT', 'port', 'integer'],
   ['GATEHOUSE_HOST', 'host', 'string'],
   ['GATEHOUSE_DATA_DIR', 'dataDir', 'string'],
+  // DATABASE_URL (the usual name on hosting platforms) first, so GATEHOUSE_DATABASE wins when both are set.
+  ['DATABASE_URL', 'database', 'string'],
   ['GATEHOUSE_DATABASE', 'database', 'string'],
+  ['GATEHOUSE_POSTGRES_POOL_SIZE', 'postgres.poolSize', 'integer'],
   ['GATEHOUSE_TRUST_PROXY', 'trustProxy', 'boolean'],
   ['GATEHOUSE_LOG_LEVEL', 'log.level', 'string'],
   ['GATEHOUSE_KEY_ALGORITHM', 'keys.algorithm', 'string'],
@@ -36,6 +39,7 @@ const KNOWN: Readonly<Record<string, true | readonly string[]>> = {
   host: true,
   dataDir: true,
   database: true,
+  postgres: ['poolSize', 'connectionTimeout', 'idleTimeout'],
   trustProxy: true,
   cookieKeys: true,
   log: ['level'],
@@ -142,7 +146,11 @@ export function loadConfig(sources: ConfigSources): IssuerConfig {
   for (const [setting, value] of Object.entries(sources.flags ?? {})) set(settings, setting, value);
   if (typeof settings.dataDir === 'string') settings.dataDir = resolve(sources.cwd, settings.dataDir);
   else settings.dataDir = resolve(sources.cwd, '.data');
-  if (typeof settings.database === 'string' && settings.database !== ':memory:')
+  if (
+    typeof settings.database === 'string' &&
+    settings.database !== ':memory:' &&
+    !/^[a-z][a-z0-9+.-]*:\/\//i.test(settings.database)
+  )
     settings.database = resolve(sources.cwd, settings.database);
   const claims = settings.customJwtClaims as Settings | undefined;
   if (claims !== null && typeof claims === 'object' && typeof claims.module === 'string')

@@ -56,7 +56,7 @@ export const DEFAULTS = Object.freeze({
   host: '127.0.0.1',
   /** Directory holding the SQLite file (ignored by git). */
   dataDir: './.data',
-  /** SQLite file name inside `dataDir`. */
+  /** SQLite file name inside `dataDir` (when `database` is not set; a `postgres://` URL selects PostgreSQL). */
   databaseFile: 'issuer.sqlite',
   /** Trust `X-Forwarded-*` headers (set behind a TLS-terminating proxy). */
   trustProxy: false,
@@ -132,6 +132,17 @@ export const DEFAULTS = Object.freeze({
     onError: 'deny' as CustomClaimsOnError,
     /** Worker threads running the function concurrently (each call gets one worker to itself). */
     workers: 2,
+  }),
+  postgres: Object.freeze({
+    /**
+     * Most connections one issuer process opens (pg `Pool` `max`). N instances open up to N × this,
+     * plus one each for key-change notifications: keep it under the server's `max_connections`.
+     */
+    poolSize: 10,
+    /** Milliseconds a query waits for a free connection before it fails (10 s). */
+    connectionTimeout: 10_000,
+    /** Milliseconds an unused pooled connection stays open (30 s). */
+    idleTimeout: 30_000,
   }),
   management: Object.freeze({
     /** Default page size of list endpoints. */

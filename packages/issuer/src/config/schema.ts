@@ -32,6 +32,27 @@ export interface KeyConfig {
   reloadInterval?: number;
 }
 
+/**
+ * PostgreSQL connection pool settings (used when `database` is a `postgres://` URL).
+ *
+ * @example
+ * ```ts
+ * const config: IssuerConfig = {
+ *   baseUrl: 'https://auth.example.com',
+ *   database: 'postgres://gatehouse:secret@db:5432/gatehouse',
+ *   postgres: { poolSize: 20 },
+ * };
+ * ```
+ */
+export interface PostgresConfig {
+  /** Most connections per issuer process. Default 10. */
+  poolSize?: number;
+  /** Milliseconds a query waits for a free connection. Default 10000. */
+  connectionTimeout?: number;
+  /** Milliseconds an unused connection stays open. Default 30000. */
+  idleTimeout?: number;
+}
+
 /** Lifetimes in seconds. */
 export interface TtlConfig {
   /** Default 3600. */
@@ -143,8 +164,13 @@ export interface IssuerConfig {
   host?: string;
   /** Directory of the SQLite file. Default `./.data`. */
   dataDir?: string;
-  /** SQLite file path or `:memory:`. Default `{dataDir}/issuer.sqlite`. */
+  /**
+   * SQLite file path, `:memory:`, or a PostgreSQL URL (`postgres://user:password@host:5432/db`) for
+   * several instances on one database. Default `{dataDir}/issuer.sqlite`.
+   */
   database?: string;
+  /** PostgreSQL pool settings. */
+  postgres?: PostgresConfig;
   /** A ready storage driver; replaces `database`. */
   store?: Store;
   /** Trust `X-Forwarded-Proto`/`-For` from a proxy. Default `false`. */
@@ -176,6 +202,7 @@ export interface ResolvedConfig {
   readonly port: number;
   readonly host: string;
   readonly database: string;
+  readonly postgres: Readonly<Required<PostgresConfig>>;
   readonly store: Store | undefined;
   readonly trustProxy: boolean;
   readonly log: Readonly<{
@@ -317,6 +344,34 @@ export function resolveConfig(config: IssuerConfig): ResolvedConfig {
   const dataDir = config.dataDir === undefined ? DEFAULTS.dataDir : text(config.dataDir, 'dataDir');
   const database =
     config.database === undefined ? join(dataDir, DEFAULTS.databaseFile) : text(config.database, 'database');
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(database)?.[1]?.toLowerCase();
+  if (scheme !== undefined && scheme !== 'postgres' && scheme !== 'postgresql')
+    fail('database', 'must be a SQLite file path, ":memory:" or a postgres:// (postgresql://) URL');
+  if (scheme !== undefined) {
+    try {
+      new URL(database);
+    } catch {
+      fail('database', 'must be a valid URL, e.g. postgres://user:password@host:5432/gatehouse');
+    }
+  }
+  const pgConfig = object(config.postgres, 'postgres');
+  const postgres = Object.freeze({
+    poolSize: integer(pgConfig.poolSize, DEFAULTS.postgres.poolSize, 'postgres.poolSize', 2, 1_000),
+    connectionTimeout: integer(
+      pgConfig.connectionTimeout,
+      DEFAULTS.postgres.connectionTimeout,
+      'postgres.connectionTimeout',
+      100,
+      600_000,
+    ),
+    idleTimeout: integer(
+      pgConfig.idleTimeout,
+      DEFAULTS.postgres.idleTimeout,
+      'postgres.idleTimeout',
+      1_000,
+      3_600_000,
+    ),
+  });
   if (config.store !== undefined && !isStore(config.store))
     fail('store', 'must implement the Store interface');
 
@@ -434,6 +489,7 @@ export function resolveConfig(config: IssuerConfig): ResolvedConfig {
     port,
     host,
     database,
+    postgres,
     store: config.store,
     trustProxy: boolean(config.trustProxy, DEFAULTS.trustProxy, 'trustProxy'),
     log: Object.freeze({ level, destination: log.destination, logger: log.logger }),

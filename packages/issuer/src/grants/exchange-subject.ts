@@ -22,7 +22,7 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 /** Callbacks of a lookup. */
 export interface LookupHooks {
   /** A value matched nothing (feeds the failure limiter). */
-  readonly onUnknown: () => void;
+  readonly onUnknown: () => Promise<void>;
   /** A value matched a record, usable or not (for the audit trail). */
   readonly onFound: (record: { readonly id: string; readonly userId: string }) => void;
 }
@@ -57,7 +57,7 @@ export async function redeemSubjectToken(
   }
   const known = await store.subjectTokens.findByHash(digest);
   if (known === undefined || !verifySecret(value, known.tokenHash)) {
-    hooks.onUnknown();
+    await hooks.onUnknown();
     throw new TokenExchangeError('subject_token_unknown', 'the subject token is unknown');
   }
   hooks.onFound(known);
@@ -75,7 +75,7 @@ export async function usePersonalAccessToken(
 ): Promise<PersonalAccessTokenRecord> {
   const pat = await store.personalAccessTokens.findByHash(hashSecret(value));
   if (pat === undefined || !verifySecret(value, pat.tokenHash)) {
-    hooks.onUnknown();
+    await hooks.onUnknown();
     throw new TokenExchangeError(
       'personal_access_token_unknown',
       'the personal access token is unknown or has been revoked',

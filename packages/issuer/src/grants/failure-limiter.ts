@@ -2,20 +2,23 @@
  * Counts failed redemptions of unknown subject tokens and personal access tokens per key (client id
  * and remote address) in fixed windows; once `maxFailures` is reached, further exchanges from that key
  * get `429` until the window ends (catalogue B6). Guessing a 256-bit token is hopeless anyway: the
- * limit turns a scan into a visible, slowed-down event. In memory, like SQLite itself: single node.
+ * limit turns a scan into a visible, slowed-down event.
+ *
+ * The counters live in the store (`failure_counters`), so every issuer instance on one PostgreSQL
+ * database sees the same count: spreading attempts over instances does not multiply the allowance.
+ * Keys are stored as SHA-256 digests (no client address is written to the database).
  *
  * @module
  */
-
-/** Most keys tracked; the oldest window is dropped first beyond it. */
-const MAX_KEYS = 10_000;
+import { createHash } from 'node:crypto';
+import type { FailureCounterStore } from '../storage/store.js';
 
 /** A failure counter. */
 export interface FailureLimiter {
   /** Seconds until `key` may try again; `0` when it is not blocked. */
-  retryAfter(key: string, now: number): number;
+  retryAfter(key: string, now: number): Promise<number>;
   /** Count one failure of `key`. */
-  fail(key: string, now: number): void;
+  fail(key: string, now: number): Promise<void>;
 }
 
 /** Options of {@link createFailureLimiter}. */
@@ -26,41 +29,29 @@ export interface FailureLimiterOptions {
   readonly window: number;
 }
 
+const digest = (key: string): string => createHash('sha256').update(key).digest('hex');
+
 /**
- * Create a limiter.
+ * Create a limiter on the store's failure counters.
  *
  * @example
  * ```ts
- * const limiter = createFailureLimiter({ maxFailures: 10, window: 300 });
- * if (limiter.retryAfter(key, now) > 0) throw new TooManyExchangeFailuresError(limiter.retryAfter(key, now));
+ * const limiter = createFailureLimiter({ maxFailures: 10, window: 300 }, store.failures);
+ * const wait = await limiter.retryAfter(key, now);
+ * if (wait > 0) throw new TooManyExchangeFailuresError(wait);
  * ```
  */
-export function createFailureLimiter(options: FailureLimiterOptions): FailureLimiter {
-  const windows = new Map<string, { count: number; endsAt: number }>();
-  const current = (key: string, now: number) => {
-    const entry = windows.get(key);
-    if (entry !== undefined && entry.endsAt <= now) {
-      windows.delete(key);
-      return undefined;
-    }
-    return entry;
-  };
+export function createFailureLimiter(
+  options: FailureLimiterOptions,
+  counters: FailureCounterStore,
+): FailureLimiter {
   return {
-    retryAfter(key, now) {
-      const entry = current(key, now);
-      return entry !== undefined && entry.count >= options.maxFailures ? entry.endsAt - now : 0;
+    async retryAfter(key, now) {
+      const window = await counters.get(digest(key), now);
+      return window !== undefined && window.count >= options.maxFailures ? window.endsAt - now : 0;
     },
-    fail(key, now) {
-      const entry = current(key, now);
-      if (entry !== undefined) {
-        entry.count++;
-        return;
-      }
-      if (windows.size >= MAX_KEYS) {
-        for (const [stale, value] of windows) if (value.endsAt <= now) windows.delete(stale);
-        if (windows.size >= MAX_KEYS) windows.delete(windows.keys().next().value!);
-      }
-      windows.set(key, { count: 1, endsAt: now + options.window });
+    async fail(key, now) {
+      await counters.increment(digest(key), now, options.window);
     },
   };
 }

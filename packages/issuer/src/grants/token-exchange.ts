@@ -181,7 +181,7 @@ async function exchange(ctx: KoaContextWithOIDC, context: GrantContext, attempt:
   const client = ctx.oidc.client!;
   const now = epoch();
   const key = `${client.clientId}\n${ctx.ip}`;
-  const wait = context.limiter.retryAfter(key, now);
+  const wait = await context.limiter.retryAfter(key, now);
   if (wait > 0) throw new TooManyExchangeFailuresError(wait);
   const { subjectType } = checkParameters(params);
   const resource = await resolveResource(context, required(params, 'resource'));

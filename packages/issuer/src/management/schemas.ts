@@ -15,8 +15,11 @@ export const MAX_CUSTOM_DATA_BYTES = 4_096;
 
 const isoTime = z.string().meta({ format: 'date-time', description: 'ISO 8601 timestamp' });
 const id = z.string().min(1).max(128);
-const name = z.string().trim().min(1).max(128);
-const description = z.string().max(1_024);
+/** U+0000 is refused in stored text: PostgreSQL cannot hold it, and no name needs it. */
+const noNul = (value: string) => !value.includes('\0');
+const NO_NUL = 'must not contain U+0000';
+const name = z.string().trim().min(1).max(128).refine(noNul, NO_NUL);
+const description = z.string().max(1_024).refine(noNul, NO_NUL);
 const customData = z
   .record(z.string().max(128), z.unknown())
   .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= MAX_CUSTOM_DATA_BYTES, {
@@ -50,7 +53,12 @@ const redirectUri = z
   .max(2_048)
   .refine((value) => {
     const url = URL.parse(value);
-    return url !== null && url.hash === '' && !/^(?:javascript|data|vbscript|file):$/i.test(url.protocol);
+    return (
+      url !== null &&
+      url.hash === '' &&
+      !/^(?:javascript|data|vbscript|file):$/i.test(url.protocol) &&
+      noNul(value)
+    );
   }, 'must be an absolute URI without a fragment');
 
 /** An absolute resource indicator without a fragment (RFC 8707 §2). */
@@ -59,7 +67,7 @@ const indicator = z
   .max(2_048)
   .refine((value) => {
     const url = URL.parse(value);
-    return url !== null && url.hash === '' && !value.includes('#');
+    return url !== null && url.hash === '' && !value.includes('#') && noNul(value);
   }, 'must be an absolute URI without a fragment');
 
 /** Scope names: visible ASCII without spaces, quotes or backslashes (RFC 6749 §3.3 scope-token). */

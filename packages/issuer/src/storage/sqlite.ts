@@ -12,16 +12,27 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { StoreConflictError } from '../errors.js';
 import { MIGRATIONS } from './migrations/index.js';
+import {
+  json,
+  lower,
+  num,
+  toApplication,
+  toAuditEvent,
+  toKey,
+  toPayload,
+  toPersonalAccessToken,
+  toResource,
+  toRole,
+  toScope,
+  toSubjectToken,
+  toUser,
+} from './rows.js';
 import type {
   ApplicationPatch,
-  ApplicationRecord,
   ApplicationStore,
-  ApplicationType,
   AuditEventFilter,
-  AuditEventRecord,
   AuditEventStore,
-  AuditEventType,
-  ClientAuthMethod,
+  FailureCounterStore,
   MigrationResult,
   NewApplication,
   NewResource,
@@ -32,168 +43,23 @@ import type {
   PageRequest,
   PayloadIndex,
   PayloadStore,
-  PersonalAccessTokenRecord,
   PersonalAccessTokenStore,
   ResourcePatch,
-  ResourceRecord,
   ResourceStore,
   RoleHolder,
   RolePatch,
-  RoleRecord,
   RoleScope,
   RoleStore,
-  RoleType,
-  ScopeRecord,
   SettingStore,
   SigningKeyRecord,
   SigningKeyStore,
   Store,
-  StoredPayload,
-  SubjectTokenRecord,
   SubjectTokenStore,
   UserPatch,
-  UserRecord,
   UserStore,
 } from './store.js';
 
 type Row = Record<string, SQLInputValue>;
-
-const json = (value: unknown): string => JSON.stringify(value);
-const parse = <T>(value: unknown): T => JSON.parse(String(value)) as T;
-const bool = (value: unknown): boolean => Number(value) === 1;
-const num = (value: unknown): number => Number(value);
-const numOrNull = (value: unknown): number | null =>
-  value === null || value === undefined ? null : Number(value);
-const strOrNull = (value: unknown): string | null =>
-  value === null || value === undefined ? null : String(value);
-const lower = (value: string): string => value.toLowerCase();
-
-function toUser(row: Row): UserRecord {
-  return {
-    id: String(row.id),
-    username: String(row.username),
-    email: strOrNull(row.email),
-    passwordHash: strOrNull(row.password_hash),
-    suspended: bool(row.suspended),
-    customData: parse(row.custom_data),
-    createdAt: num(row.created_at),
-    updatedAt: num(row.updated_at),
-  };
-}
-
-function toApplication(row: Row): ApplicationRecord {
-  return {
-    id: String(row.id),
-    name: String(row.name),
-    type: String(row.type) as ApplicationType,
-    redirectUris: parse(row.redirect_uris),
-    postLogoutRedirectUris: parse(row.post_logout_redirect_uris),
-    secretHash: strOrNull(row.secret_hash),
-    tokenEndpointAuthMethod: String(row.token_endpoint_auth_method) as ClientAuthMethod,
-    firstParty: bool(row.first_party),
-    tokenExchangeEnabled: bool(row.token_exchange_enabled),
-    customData: parse(row.custom_data),
-    secretUpdatedAt: numOrNull(row.secret_updated_at),
-    createdAt: num(row.created_at),
-    updatedAt: num(row.updated_at),
-  };
-}
-
-function toResource(row: Row): ResourceRecord {
-  return {
-    id: String(row.id),
-    name: String(row.name),
-    indicator: String(row.indicator),
-    accessTokenTtl: num(row.access_token_ttl),
-    system: bool(row.system),
-    createdAt: num(row.created_at),
-    updatedAt: num(row.updated_at),
-  };
-}
-
-function toScope(row: Row): ScopeRecord {
-  return {
-    id: String(row.id),
-    resourceId: String(row.resource_id),
-    name: String(row.name),
-    description: String(row.description),
-    createdAt: num(row.created_at),
-  };
-}
-
-function toRole(row: Row): RoleRecord {
-  return {
-    id: String(row.id),
-    name: String(row.name),
-    description: String(row.description),
-    type: String(row.type) as RoleType,
-    system: bool(row.system),
-    createdAt: num(row.created_at),
-    updatedAt: num(row.updated_at),
-  };
-}
-
-function toKey(row: Row): SigningKeyRecord {
-  return {
-    kid: String(row.kid),
-    alg: String(row.alg),
-    privateJwk: parse(row.private_jwk),
-    status: String(row.status) as 'active' | 'retired',
-    createdAt: num(row.created_at),
-    retiredAt: numOrNull(row.retired_at),
-    expiresAt: numOrNull(row.expires_at),
-  };
-}
-
-function toPayload(row: Row): StoredPayload {
-  return {
-    payload: parse(row.payload),
-    grantId: strOrNull(row.grant_id),
-    expiresAt: numOrNull(row.expires_at),
-    consumedAt: numOrNull(row.consumed_at),
-  };
-}
-
-function toSubjectToken(row: Row): SubjectTokenRecord {
-  return {
-    id: String(row.id),
-    tokenHash: String(row.token_hash),
-    userId: String(row.user_id),
-    context: parse(row.context),
-    applicationId: strOrNull(row.application_id),
-    actorId: strOrNull(row.actor_id),
-    createdBy: String(row.created_by),
-    createdAt: num(row.created_at),
-    expiresAt: num(row.expires_at),
-    consumedAt: numOrNull(row.consumed_at),
-  };
-}
-
-function toPersonalAccessToken(row: Row): PersonalAccessTokenRecord {
-  return {
-    id: String(row.id),
-    tokenHash: String(row.token_hash),
-    userId: String(row.user_id),
-    name: String(row.name),
-    scopes: row.scopes === null || row.scopes === undefined ? null : parse(row.scopes),
-    expiresAt: numOrNull(row.expires_at),
-    createdAt: num(row.created_at),
-    lastUsedAt: numOrNull(row.last_used_at),
-  };
-}
-
-function toAuditEvent(row: Row): AuditEventRecord {
-  return {
-    id: String(row.id),
-    type: String(row.type) as AuditEventType,
-    createdAt: num(row.created_at),
-    applicationId: strOrNull(row.application_id),
-    userId: strOrNull(row.user_id),
-    actorId: strOrNull(row.actor_id),
-    reason: strOrNull(row.reason),
-    details: parse(row.details),
-  };
-}
 
 /** Columns whose UNIQUE constraint maps to a conflict field name. */
 const UNIQUE_FIELDS: Readonly<Record<string, string>> = {
@@ -208,6 +74,7 @@ const UNIQUE_FIELDS: Readonly<Record<string, string>> = {
   'roles.name': 'role.name',
   'roles.id': 'role.id',
   'signing_keys.kid': 'signing_key.kid',
+  'signing_keys.status': 'signing_key.active',
   'subject_tokens.id': 'subject_token.id',
   'subject_tokens.token_hash': 'subject_token.value',
   'personal_access_tokens.id': 'personal_access_token.id',
@@ -237,6 +104,9 @@ class SqliteStore implements Store {
   readonly subjectTokens: SubjectTokenStore;
   readonly personalAccessTokens: PersonalAccessTokenStore;
   readonly auditEvents: AuditEventStore;
+  readonly failures: FailureCounterStore;
+  readonly #keyListeners = new Set<() => void>();
+  readonly #locks = new Map<string, Promise<unknown>>();
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -253,6 +123,7 @@ class SqliteStore implements Store {
     this.subjectTokens = this.#subjectTokenStore();
     this.personalAccessTokens = this.#personalAccessTokenStore();
     this.auditEvents = this.#auditEventStore();
+    this.failures = this.#failureCounterStore();
   }
 
   #stmt(sql: string): StatementSync {
@@ -336,7 +207,7 @@ class SqliteStore implements Store {
     for (const migration of MIGRATIONS) {
       if (done.has(migration.version)) continue;
       this.#transaction(() => {
-        this.#db.exec(migration.sql);
+        this.#db.exec(migration.sqlite);
         this.#run(
           'INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)',
           migration.version,
@@ -346,6 +217,22 @@ class SqliteStore implements Store {
       applied.push(migration.version);
     }
     return { applied, current: MIGRATIONS.at(-1)?.version };
+  }
+
+  async exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    // Single-node: one process per file, so an in-process queue per name is the whole lock.
+    const previous = this.#locks.get(name) ?? Promise.resolve();
+    const run = previous.then(fn, fn);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#locks.set(name, settled);
+    try {
+      return await run;
+    } finally {
+      if (this.#locks.get(name) === settled) this.#locks.delete(name);
+    }
   }
 
   async ping(): Promise<void> {
@@ -646,15 +533,20 @@ class SqliteStore implements Store {
         this.#all("SELECT * FROM signing_keys ORDER BY status = 'active' DESC, created_at DESC, kid").map(
           toKey,
         ),
-      insertInitial: async (key) =>
-        this.#transaction(() => {
-          const active = this.#get(
+      insertInitial: async (key) => {
+        let inserted = false;
+        const active = this.#transaction(() => {
+          const current = this.#get(
             "SELECT * FROM signing_keys WHERE status = 'active' ORDER BY created_at DESC LIMIT 1",
           );
-          if (active !== undefined) return toKey(active);
+          if (current !== undefined) return toKey(current);
           insert({ ...key, status: 'active' });
+          inserted = true;
           return toKey(this.#get('SELECT * FROM signing_keys WHERE kid = ?', key.kid)!);
-        }),
+        });
+        if (inserted) this.#keysChanged();
+        return active;
+      },
       rotate: async (key, now, expiresAt) => {
         this.#transaction(() => {
           this.#run(
@@ -664,10 +556,23 @@ class SqliteStore implements Store {
           );
           insert({ ...key, status: 'active', retiredAt: null, expiresAt: null });
         });
+        this.#keysChanged();
       },
       purgeExpired: async (now) =>
         this.#run("DELETE FROM signing_keys WHERE status = 'retired' AND expires_at <= ?", now),
+      watch: (listener) => {
+        const once = () => listener();
+        this.#keyListeners.add(once);
+        queueMicrotask(() => {
+          if (this.#keyListeners.has(once)) once();
+        });
+        return () => void this.#keyListeners.delete(once);
+      },
     };
+  }
+
+  #keysChanged(): void {
+    for (const listener of this.#keyListeners) queueMicrotask(listener);
   }
 
   #settingStore(): SettingStore {
@@ -866,6 +771,34 @@ class SqliteStore implements Store {
         );
         return { items: rows.map(toAuditEvent), page: page.page, pageSize: page.pageSize, total };
       },
+    };
+  }
+
+  #failureCounterStore(): FailureCounterStore {
+    return {
+      get: async (key, now) => {
+        const row = this.#get(
+          'SELECT count, ends_at FROM failure_counters WHERE key = ? AND ends_at > ?',
+          key,
+          now,
+        );
+        return row && { count: num(row.count), endsAt: num(row.ends_at) };
+      },
+      increment: async (key, now, window) => {
+        const row = this.#get(
+          `INSERT INTO failure_counters (key, count, ends_at) VALUES (?, 1, ?)
+           ON CONFLICT (key) DO UPDATE SET
+             count = CASE WHEN failure_counters.ends_at <= ? THEN 1 ELSE failure_counters.count + 1 END,
+             ends_at = CASE WHEN failure_counters.ends_at <= ? THEN excluded.ends_at ELSE failure_counters.ends_at END
+           RETURNING count, ends_at`,
+          key,
+          now + window,
+          now,
+          now,
+        )!;
+        return { count: num(row.count), endsAt: num(row.ends_at) };
+      },
+      purgeExpired: async (now) => this.#run('DELETE FROM failure_counters WHERE ends_at <= ?', now),
     };
   }
 }

@@ -1,25 +1,33 @@
-/** The CLI in-process: help, config errors naming the setting, start with printed credentials, migrate, seed, keys rotate. */
+/**
+ * The CLI in-process: help, config errors naming the setting; start with printed credentials, migrate,
+ * seed and keys rotate on every driver (SQLite by default, PostgreSQL through DATABASE_URL).
+ */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
+import { MIGRATIONS } from '../../src/storage/migrations/index.js';
+import { DRIVERS, freshPostgresUrl } from '../helpers/drivers.js';
 import { LogCapture } from '../helpers/issuer.js';
 
 let dir: string;
 let out: string[];
 let err: string[];
 let logs: LogCapture;
+/** Environment every command of a test gets (the database of the driver under test). */
+let base: Record<string, string> = {};
 
 const io = (env: Record<string, string> = {}) => ({
   stdout: { write: (text: string) => out.push(text) },
   stderr: { write: (text: string) => err.push(text) },
-  env,
+  env: { ...base, ...env },
   cwd: dir,
   logs,
 });
 
 beforeEach(() => {
+  base = {};
   dir = mkdtempSync(join(tmpdir(), 'gatehouse-cli-'));
   out = [];
   err = [];
@@ -59,6 +67,42 @@ describe('gatehouse-issuer', () => {
     expect(err.join('')).toContain('is not valid JSON');
   });
 
+  it('takes the database from DATABASE_URL; GATEHOUSE_DATABASE wins; other URL schemes are refused', async () => {
+    expect((await runCli(['migrate'], io({ DATABASE_URL: 'mysql://db/x' }))).code).toBe(2);
+    expect(err.join('')).toContain('"database" must be a SQLite file path');
+    err = [];
+    expect(
+      (await runCli(['migrate'], io({ DATABASE_URL: 'mysql://db/x', GATEHOUSE_DATABASE: ':memory:' }))).code,
+    ).toBe(0);
+    expect(JSON.parse(out[0]!).applied).toHaveLength(MIGRATIONS.length);
+    expect(
+      (await runCli(['migrate'], io({ GATEHOUSE_POSTGRES_POOL_SIZE: '1', GATEHOUSE_DATABASE: ':memory:' })))
+        .code,
+    ).toBe(2);
+    expect(err.join('')).toContain('"postgres.poolSize" must be an integer between 2 and 1000');
+  });
+
+  it('never prints the database password', async () => {
+    // The test cluster trusts loopback connections, so any password works: it stands for a real one.
+    const url = new URL(await freshPostgresUrl());
+    url.password = 'pw-s3cret-value';
+    expect((await runCli(['migrate'], io({ DATABASE_URL: url.href }))).code).toBe(0);
+    const started = await runCli(['start', '--port', '0'], io({ DATABASE_URL: url.href }));
+    expect(started.code).toBe(0);
+    await started.issuer!.close();
+    const printed = `${err.join('')}${out.join('')}${logs.text}`;
+    expect(printed).toContain('postgres://postgres:***@127.0.0.1');
+    expect(printed).not.toContain('pw-s3cret-value');
+  });
+});
+
+describe.each(DRIVERS)('gatehouse-issuer on %s', (driver) => {
+  beforeEach(async () => {
+    base = driver === 'postgres' ? { DATABASE_URL: await freshPostgresUrl() } : {};
+  });
+  /** A database nothing else uses: in memory for SQLite, the test's schema for PostgreSQL. */
+  const scratch = () => base.DATABASE_URL ?? ':memory:';
+
   it('start on a fresh directory creates the database and prints the administrator credentials once', async () => {
     const first = await runCli(['start', '--port', '0'], io());
     expect(first.code).toBe(0);
@@ -68,7 +112,7 @@ describe('gatehouse-issuer', () => {
       expect(text).toContain('Client ID:');
       const secret = /Client secret:\s+(\S+)/.exec(text)![1]!;
       expect(secret).toHaveLength(43);
-      expect(issuer.config.database).toBe(join(dir, '.data', 'issuer.sqlite'));
+      expect(issuer.config.database).toBe(base.DATABASE_URL ?? join(dir, '.data', 'issuer.sqlite'));
       expect(issuer.config.baseUrl).toBe('http://localhost:0');
       // The secret is printed for people, never logged.
       expect(logs.text).not.toContain(secret);
@@ -89,7 +133,7 @@ describe('gatehouse-issuer', () => {
     const env = {
       GATEHOUSE_ADMIN_CLIENT_ID: 'ci-admin',
       GATEHOUSE_ADMIN_CLIENT_SECRET: 's'.repeat(40),
-      GATEHOUSE_DATABASE: ':memory:',
+      GATEHOUSE_DATABASE: scratch(),
     };
     const { issuer } = await runCli(['start', '--port', '0', '--base-url', 'http://127.0.0.1:1'], io(env));
     try {
@@ -103,8 +147,8 @@ describe('gatehouse-issuer', () => {
   it('migrate applies once, then reports up to date', async () => {
     expect((await runCli(['migrate'], io())).code).toBe(0);
     expect(JSON.parse(out[0]!)).toEqual({
-      applied: ['0001_init', '0002_impersonation'],
-      current: '0002_impersonation',
+      applied: MIGRATIONS.map((migration) => migration.version),
+      current: MIGRATIONS.at(-1)!.version,
     });
     expect((await runCli(['migrate'], io())).code).toBe(0);
     expect(JSON.parse(out[1]!).applied).toEqual([]);
@@ -151,7 +195,7 @@ describe('gatehouse-issuer', () => {
         customJwtClaims: { module: 'claims.mjs', environmentVariables: { TENANT: 'acme' }, timeout: 1000 },
       }),
     );
-    const { code, issuer } = await runCli(['start', '--port', '0', '--database', ':memory:'], io());
+    const { code, issuer } = await runCli(['start', '--port', '0', '--database', scratch()], io());
     expect(code).toBe(0);
     try {
       expect(issuer!.config.subjectTokens.ttl).toBe(300);

@@ -28,6 +28,16 @@ describe('resolveConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  it('takes a PostgreSQL URL as the database, with pool defaults', () => {
+    const config = resolveConfig({
+      ...base,
+      database: 'postgresql://app:pw@db:5432/gatehouse?sslmode=require',
+    });
+    expect(config.database).toBe('postgresql://app:pw@db:5432/gatehouse?sslmode=require');
+    expect(config.postgres).toEqual(DEFAULTS.postgres);
+    expect(resolveConfig({ ...base, postgres: { poolSize: 50 } }).postgres.poolSize).toBe(50);
+  });
+
   it('keeps a path prefix and drops a trailing slash', () => {
     const config = resolveConfig({ baseUrl: 'https://id.example.com/auth/' });
     expect(config.baseUrl).toBe('https://id.example.com/auth');
@@ -57,6 +67,12 @@ describe('resolveConfig', () => {
     [{ ...base, admin: { clientId: 'admin', clientSecret: 'short' } }, 'admin.clientSecret'],
     [{ ...base, cookieKeys: ['short'] }, 'cookieKeys'],
     [{ ...base, store: {} }, 'store'],
+    [{ ...base, database: 'mysql://db/gatehouse' }, 'database'],
+    [{ ...base, database: 'postgres://[bad' }, 'database'],
+    [{ ...base, postgres: { poolSize: 1 } }, 'postgres.poolSize'],
+    [{ ...base, postgres: { connectionTimeout: 10 } }, 'postgres.connectionTimeout'],
+    [{ ...base, postgres: { idleTimeout: 'long' } }, 'postgres.idleTimeout'],
+    [{ ...base, postgres: 'fast' }, 'postgres'],
     [{ ...base, keys: 'fast' }, 'keys'],
     [{ ...base, subjectTokens: { ttl: 3_601 } }, 'subjectTokens.ttl'],
     [{ ...base, subjectTokens: { ttl: 5 } }, 'subjectTokens.ttl'],

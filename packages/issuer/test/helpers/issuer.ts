@@ -1,9 +1,12 @@
 /**
- * Test helpers: start a real issuer on loopback with an in-memory SQLite store, capture its log lines,
- * and obtain Management API tokens with the bootstrap administrator's credentials.
+ * Test helpers: start a real issuer on loopback on a fresh database of one driver (in-memory SQLite or
+ * a fresh PostgreSQL schema), capture its log lines, and obtain Management API tokens with the
+ * bootstrap administrator's credentials.
  */
 import { Writable } from 'node:stream';
 import { createIssuer, type Issuer, type IssuerConfig } from '../../src/index.js';
+import { type LoadBalancer, startLoadBalancer } from './balancer.js';
+import { type Driver, freshDatabase } from './drivers.js';
 
 /** Collects every JSON log line written by the issuer. */
 export class LogCapture extends Writable {
@@ -17,13 +20,24 @@ export class LogCapture extends Writable {
   }
 }
 
-/** A started issuer and its base URL. */
+/**
+ * A started issuer and its base URL. On PostgreSQL it is two instances on one database behind a
+ * round-robin load balancer at `baseUrl` (consecutive requests land on different instances), so every
+ * suite also checks that the instances behave as one server; `issuer` is the first of them.
+ */
 export interface TestIssuer {
   readonly issuer: Issuer;
+  /** Every instance serving `baseUrl` (one on SQLite, two on PostgreSQL). */
+  readonly instances: readonly Issuer[];
   readonly baseUrl: string;
   readonly logs: LogCapture;
   /** Administrator client id and secret from the bootstrap. */
   readonly admin: { readonly clientId: string; readonly clientSecret: string };
+  /**
+   * Resolves once every instance signs with the active key of the database. A rotation reaches the
+   * other instances by notification, a few milliseconds later (see docs/deployment.md).
+   */
+  converge(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,27 +54,68 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Start an issuer on 127.0.0.1 with a fresh in-memory database. */
-export async function startIssuer(overrides: Partial<IssuerConfig> = {}): Promise<TestIssuer> {
+/**
+ * Start an issuer on 127.0.0.1 with a fresh database of `driver`: one instance on SQLite, two instances
+ * behind a load balancer on PostgreSQL (one only when `overrides.store` is given).
+ */
+export async function startIssuer(
+  driver: Driver,
+  overrides: Partial<IssuerConfig> = {},
+): Promise<TestIssuer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const logs = new LogCapture();
-  const issuer = await createIssuer({
+  const config: IssuerConfig = {
     baseUrl,
-    database: ':memory:',
+    database: await freshDatabase(driver),
     passwords: { scryptCost: 1024 },
     ...overrides,
     log: { level: 'debug', destination: logs, ...overrides.log },
-  });
-  await issuer.listen(port, '127.0.0.1');
+  };
+  const issuer = await createIssuer(config);
   const secret = issuer.admin.adminClientSecret ?? overrides.admin?.clientSecret;
-  if (secret === undefined) throw new Error('no admin secret');
+  if (secret === undefined) {
+    await issuer.close();
+    throw new Error('no admin secret');
+  }
+  const instances = [issuer];
+  if (driver === 'postgres' && overrides.store === undefined) {
+    // A second instance of the same issuer (same public URL, same database); it finds the administrator.
+    instances.push(await createIssuer(config));
+  }
+  let balancer: LoadBalancer | undefined;
+  try {
+    if (instances.length === 1) {
+      await issuer.listen(port, '127.0.0.1');
+    } else {
+      const backends = await Promise.all(
+        instances.map(async (instance) => ({ port: (await instance.listen(0, '127.0.0.1')).port })),
+      );
+      balancer = await startLoadBalancer(port, backends);
+    }
+  } catch (err) {
+    await Promise.all(instances.map((instance) => instance.close()));
+    throw err;
+  }
   return {
     issuer,
+    instances,
     baseUrl,
     logs,
     admin: { clientId: issuer.admin.adminClientId, clientSecret: secret },
-    close: () => issuer.close(),
+    converge: async () => {
+      const deadline = Date.now() + 5_000;
+      for (;;) {
+        const active = (await issuer.store.keys.list()).find((key) => key.status === 'active')!.kid;
+        if (instances.every((instance) => instance.jwks().keys[0]?.kid === active)) return;
+        if (Date.now() > deadline) throw new Error('the instances did not converge on the active key');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+    close: async () => {
+      await balancer?.close();
+      await Promise.all(instances.map((instance) => instance.close()));
+    },
   };
 }
 

@@ -1,17 +1,16 @@
 /** The oidc-provider adapter on the store: consumed flag, clients from applications, lost consume races (B28). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAdapter } from '../../src/storage/adapter.js';
-import { openSqliteStore } from '../../src/storage/sqlite.js';
 import type { Store } from '../../src/storage/store.js';
+import { DRIVERS, openTestStore } from '../helpers/drivers.js';
 
-let store: Store;
-beforeEach(async () => {
-  store = openSqliteStore(':memory:');
-  await store.migrate();
-});
-afterEach(() => store.close());
+describe.each(DRIVERS)('adapter (%s)', (driver) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await openTestStore(driver);
+  });
+  afterEach(() => store.close());
 
-describe('adapter', () => {
   it('stores payloads with expiry and reports consumption', async () => {
     const Adapter = createAdapter(store, async () => undefined);
     const codes = new Adapter('AuthorizationCode');

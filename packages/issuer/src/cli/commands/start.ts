@@ -5,6 +5,7 @@
  * @module
  */
 import { createIssuer, type Issuer } from '../../server.js';
+import { describeDatabase } from '../../storage/open.js';
 import type { ParsedArgs } from '../args.js';
 import { type CliIo, configFor } from '../io.js';
 
@@ -19,7 +20,7 @@ export async function start(args: ParsedArgs, io: CliIo): Promise<Issuer> {
       `  Issuer:          ${config.issuer}`,
       `  Discovery:       ${config.issuer}/.well-known/openid-configuration`,
       `  Management API:  ${config.managementAudience}  (OpenAPI: ${config.managementAudience}/openapi.json)`,
-      `  Database:        ${config.store === undefined ? config.database : issuer.store.driver}`,
+      `  Database:        ${config.store === undefined ? describeDatabase(config.database) : issuer.store.driver}`,
     ];
     if (admin.adminClientSecret !== undefined) {
       lines.push(

@@ -1,0 +1,108 @@
+/**
+ * Several real issuer processes (`dist/cli.js start`) on one PostgreSQL database, behind a small
+ * loopback load balancer, as they run in production. The CLI is rebuilt first when the sources are
+ * newer than `dist/` (CI builds before testing, so there it never is).
+ */
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Backend } from './balancer.js';
+import { freePort } from './issuer.js';
+
+const PACKAGE = join(import.meta.dirname, '..', '..');
+const CLI = join(PACKAGE, 'dist', 'cli.js');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Build `dist/` with tsup when it is missing or older than `src/`. */
+export function ensureBuilt(): void {
+  if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestSource(join(PACKAGE, 'src'))) return;
+  execFileSync(join(PACKAGE, 'node_modules', '.bin', 'tsup'), [], { cwd: PACKAGE, stdio: 'pipe' });
+}
+
+/** Run a one-shot CLI command (`migrate`, `seed file.json` …) to completion; resolves to its stdout. */
+export async function runCliProcess(args: readonly string[], env: Record<string, string>): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...args], {
+    cwd: PACKAGE,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
+  return stdout;
+}
+
+/** One running `gatehouse-issuer start` process. */
+export interface Instance extends Backend {
+  readonly name: string;
+  /** Its own address (not the public base URL). */
+  readonly url: string;
+  readonly port: number;
+  readonly child: ChildProcess;
+  /** What it printed on standard error (banner, errors). */
+  stderr(): string;
+  /** Resolves when the process has exited. */
+  readonly exited: Promise<number | null>;
+}
+
+/** Start `gatehouse-issuer start` on a free loopback port; resolves once `/health` answers 200. */
+export async function startInstance(
+  name: string,
+  baseUrl: string,
+  env: Record<string, string>,
+): Promise<Instance> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [CLI, 'start', '--port', String(port), '--host', '127.0.0.1', '--base-url', baseUrl],
+    {
+      cwd: PACKAGE,
+      env: { ...process.env, GATEHOUSE_LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const instance: Instance = {
+    name,
+    url,
+    port,
+    child,
+    stderr: () => stderr,
+    exited,
+    live: () => child.exitCode === null && child.signalCode === null,
+  };
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}): ${stderr}`);
+    const ok = await fetch(`${url}/health`).then(
+      (res) => res.status === 200,
+      () => false,
+    );
+    if (ok) return instance;
+    if (Date.now() > deadline) {
+      await stopInstance(instance);
+      throw new Error(`${name} did not become healthy: ${stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Stop an instance (SIGTERM, then SIGKILL after 5 s) unless it has exited already. */
+export async function stopInstance(instance: Instance): Promise<void> {
+  if (instance.child.exitCode !== null || instance.child.signalCode !== null) return;
+  instance.child.kill('SIGTERM');
+  const timer = setTimeout(() => instance.child.kill('SIGKILL'), 5_000);
+  await instance.exited;
+  clearTimeout(timer);
+}
