@@ -12,8 +12,8 @@
  *   only for blocks without a language, or `json`, `http`, `text`.
  * - `<!-- diagram -->`: a Mermaid diagram.
  *
- * The pages are those of the demo and docs issue (#7); docs/core.md, docs/security.md and
- * docs/performance.md have their own tests.
+ * docs/security.md and docs/performance.md hold no code; docs/core.md's defaults table has its own test
+ * (test/docs.test.ts).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,6 +34,7 @@ export const PAGES = [
   'docs/management-api.md',
   'docs/impersonation.md',
   'docs/client.md',
+  'docs/core.md',
 ];
 
 /** One fenced block and the marker before it. */
