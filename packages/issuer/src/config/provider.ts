@@ -140,6 +140,14 @@ export function buildConfiguration(deps: ProviderDeps): Configuration {
     } as Configuration['enabledJWA'],
     allowOmittingSingleRegisteredRedirectUri: false,
     pkce: { required: () => true },
+    // Browser apps (public clients) may call the token endpoint from their own origins, as may any
+    // client at userinfo: an origin is allowed when it is the origin of one of the client's registered
+    // redirect URIs. Set explicitly so oidc-provider does not print its "default policy" notice.
+    clientBasedCORS: (ctx, origin, client) => {
+      if (origin === 'null') return false;
+      if (ctx.oidc.route !== 'userinfo' && client.clientAuthMethod !== 'none') return false;
+      return (client.redirectUris ?? []).some((uri) => URL.canParse(uri) && new URL(uri).origin === origin);
+    },
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
