@@ -29,7 +29,7 @@ describe.each(DRIVERS)('%s', (driver) => {
   it("allows the origin of the SPA's redirect URI", async () => {
     const res = await tokenRequest('https://console.example.com');
     expect(res.headers.get('access-control-allow-origin')).toBe('https://console.example.com');
-    expect((await res.json()).error).toBe('invalid_grant');
+    expect(((await res.json()) as { error?: string }).error).toBe('invalid_grant');
   });
 
   it('refuses any other origin, and the "null" origin', async () => {
