@@ -68,6 +68,7 @@ export {
   resourceMetadataUrl,
   type SharedVerifierOptions,
 } from './resource-metadata.js';
+export { MemoryReplayStore, type MemoryReplayStoreOptions, type ReplayStore } from './replay-store.js';
 export { hasScopes, parseScopes, type ScopeMode, toScopeList } from './scopes.js';
 export type { AccessTokenClaims, Actor, Algorithm, AuthInfo, RequestLike } from './types.js';
 export {
