@@ -111,18 +111,29 @@ function expectedError(expectation: Expectation, context: ErrorContext): AuthErr
   }
 }
 
-/** `Bearer k="v", …` → `{ k: v }`; fails unless the header is exactly that shape (no stray quotes, CR or LF). */
-function parseChallenge(header: string | string[] | undefined): Record<string, string> {
+/**
+ * `Bearer k="v", …, DPoP k="v", …` → one `{ k: v }` per scheme; fails unless the header is exactly that
+ * shape (no stray quotes, CR or LF).
+ */
+function parseChallenges(header: string | string[] | undefined): Record<string, Record<string, string>> {
   expect(typeof header, 'one WWW-Authenticate header').toBe('string');
-  const params: Record<string, string> = {};
-  const body = (header as string).replace(/^Bearer ?/, '');
-  for (const [, name, value] of body.matchAll(/([a-z_]+)="([^"\\\r\n]*)"/g)) params[name!] = value!;
-  const rebuilt = Object.entries(params).map(([k, v]) => `${k}="${v}"`);
-  expect(header, 'well-formed challenge').toBe(
-    rebuilt.length === 0 ? 'Bearer' : `Bearer ${rebuilt.join(', ')}`,
-  );
-  return params;
+  const schemes: Record<string, Record<string, string>> = {};
+  const parts = (header as string).split(/(?:^|, )(?=(?:Bearer|DPoP)(?: |$))/).filter((p) => p !== '');
+  for (const part of parts) {
+    const [scheme = '', body = ''] = part.split(/ (.*)/s);
+    const params: Record<string, string> = {};
+    for (const [, name, value] of body.matchAll(/([a-z_]+)="([^"\\\r\n]*)"/g)) params[name!] = value!;
+    const rebuilt = Object.entries(params).map(([k, v]) => `${k}="${v}"`);
+    expect(part, 'well-formed challenge').toBe(
+      rebuilt.length === 0 ? scheme : `${scheme} ${rebuilt.join(', ')}`,
+    );
+    schemes[scheme] = params;
+  }
+  return schemes;
 }
+
+/** The `Bearer` challenge's attributes. */
+const parseChallenge = (header: string | string[] | undefined) => parseChallenges(header).Bearer ?? {};
 
 function checkResponse(res: TestResponse, row: Row, context: ErrorContext): void {
   const { expect: expectation } = row;
@@ -153,8 +164,11 @@ function checkResponse(res: TestResponse, row: Row, context: ErrorContext): void
     return;
   }
   expect(res.headers['retry-after']).toBeUndefined();
-  const params = parseChallenge(res.headers['www-authenticate']);
+  const challenges = parseChallenges(res.headers['www-authenticate']);
+  const params = challenges.Bearer ?? {};
   const where = context.resourceMetadata === undefined ? {} : { resource_metadata: context.resourceMetadata };
+  // DPoP is allowed (the default): the DPoP challenge advertises the proof algorithms.
+  expect(challenges.DPoP).toEqual({ realm: 'api', algs: 'ES256 EdDSA RS256 PS256', ...where });
   if ('bare' in expectation) {
     expect(params).toEqual({ realm: 'api', ...where });
   } else {
@@ -238,6 +252,7 @@ describe('conformance: RFC 9728 protected resource metadata', () => {
     resource: AUDIENCE,
     authorization_servers: [] as string[],
     bearer_methods_supported: ['header'],
+    dpop_signing_alg_values_supported: ['ES256', 'EdDSA', 'RS256', 'PS256'],
     scopes_supported: ['read:users', 'write:users'],
     resource_name: 'Conformance API',
   };

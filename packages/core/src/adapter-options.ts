@@ -27,6 +27,12 @@ export const ADAPTER_DEFAULTS = Object.freeze({
 
 /** Adapter switches on top of the verifier (or shared-verifier) options. */
 export interface AdapterSwitches {
+  /**
+   * The API's public origin (`https://api.example.com`), which DPoP proofs' `htu` must name. Set it
+   * behind a proxy or load balancer; without it, the origin is the one the framework reports for the
+   * request (its trust-proxy setting decides whether `X-Forwarded-Proto`/`-Host` count).
+   */
+  origin?: string;
   /** Let requests without a token through as anonymous (a bad token is still refused). Default `false`. */
   optional?: boolean;
   /** Accept delegated (impersonation) tokens. Default `true`; `false` answers 403. */
@@ -45,6 +51,8 @@ export interface ScopeRequirementOptions {
 
 /** Adapter options after validation: the verifier, the RFC 9728 metadata and the switches. */
 export interface ResolvedAdapterOptions extends ProtectedResource {
+  /** `scheme://host[:port]` without a trailing slash, or `undefined` to use the framework's view. */
+  readonly origin: string | undefined;
   readonly optional: boolean;
   readonly allowDelegation: boolean;
   readonly handleErrors: boolean;
@@ -54,6 +62,23 @@ function flag(value: unknown, option: 'optional' | 'allowDelegation' | 'handleEr
   if (value === undefined) return ADAPTER_DEFAULTS[option];
   if (typeof value !== 'boolean') throw new TypeError(`"${option}" option must be a boolean`);
   return value;
+}
+
+function publicOrigin(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const must =
+    'must be an absolute http(s) origin such as "https://api.example.com" (no path, query or fragment)';
+  if (typeof value !== 'string' || !URL.canParse(value)) throw new TypeError(`"origin" option ${must}`);
+  const url = new URL(value);
+  const bare = url.pathname === '/' && url.search === '' && url.hash === '' && !value.endsWith('#');
+  if (
+    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+    !bare ||
+    url.username !== '' ||
+    url.password !== ''
+  )
+    throw new TypeError(`"origin" option ${must}`);
+  return url.origin;
 }
 
 /**
@@ -70,6 +95,7 @@ export function resolveAdapterOptions(
   const resource = createProtectedResource(options);
   return Object.freeze({
     ...resource,
+    origin: publicOrigin(options.origin),
     optional: flag(options.optional, 'optional'),
     allowDelegation: flag(options.allowDelegation, 'allowDelegation'),
     handleErrors: flag(options.handleErrors, 'handleErrors'),

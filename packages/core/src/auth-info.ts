@@ -5,7 +5,7 @@
  */
 import type { CheckedClaims } from './claims.js';
 import { hasScopes, parseScopes } from './scopes.js';
-import type { AccessTokenClaims, Actor, AuthInfo } from './types.js';
+import type { AccessTokenClaims, Actor, AuthInfo, Confirmation } from './types.js';
 
 class VerifiedToken implements AuthInfo {
   readonly token: string;
@@ -18,6 +18,7 @@ class VerifiedToken implements AuthInfo {
   readonly expiresAt: Date;
   readonly actor: Actor | undefined;
   readonly delegated: boolean;
+  readonly confirmation: Confirmation | undefined;
 
   constructor(token: string, payload: Record<string, unknown>, checked: CheckedClaims) {
     this.token = token;
@@ -32,6 +33,7 @@ class VerifiedToken implements AuthInfo {
     this.expiresAt = new Date(checked.exp * 1000);
     this.actor = checked.actor;
     this.delegated = checked.actor !== undefined;
+    this.confirmation = checked.confirmation;
     Object.freeze(this);
   }
 

@@ -1,7 +1,8 @@
 /**
  * RFC 6750 §2 token extraction, shared by every adapter.
  *
- * - `Authorization: Bearer <b64token>`; the scheme is case-insensitive (RFC 9110 §11.1).
+ * - `Authorization: Bearer <b64token>`, or `Authorization: DPoP <b64token>` (RFC 9449 §7.1) when the
+ *   verifier accepts DPoP; schemes are case-insensitive (RFC 9110 §11.1).
  * - Another scheme (`Basic`, …), or `Bearer` with nothing after it, means "no bearer token".
  * - A credential that breaks the b64token syntax (`Bearer a b`, control characters, a separator other
  *   than spaces after the scheme) is `invalid_request`. Only SP and HTAB around the value are trimmed.
@@ -18,6 +19,14 @@ import type { RequestLike } from './types.js';
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 /** The `Bearer` scheme, case-insensitive (RFC 9110 §11.1), not followed by another token character. */
 const BEARER_SCHEME = /^bearer(?![!#$%&'*+.^_`|~0-9A-Za-z-])/i;
+/** The `DPoP` scheme (RFC 9449 §7.1), likewise. */
+const DPOP_SCHEME = /^dpop(?![!#$%&'*+.^_`|~0-9A-Za-z-])/i;
+
+/** A token found in a request, and the scheme it came with (`bearer` for the query and body too). */
+export interface Credentials {
+  readonly scheme: 'bearer' | 'dpop';
+  readonly token: string;
+}
 
 /** Options of {@link extractBearerToken}. */
 export interface ExtractOptions extends TokenSourceOptions {
@@ -83,19 +92,21 @@ function bodyToken(req: RequestLike): unknown {
  * ```
  */
 export function extractBearerToken(req: RequestLike, options: ExtractOptions = {}): string | undefined {
-  return findBearerToken(req, options, undefined);
+  return findCredentials(req, options, undefined, false)?.token;
 }
 
 /**
- * {@link extractBearerToken}, with a way to skip the b64token syntax scan for a token already known to be
- * valid (`isKnown`): the verifier passes its result cache, since a verified compact JWS only holds
- * base64url characters and dots, a subset of b64token. Not exported from the package.
+ * {@link extractBearerToken} with the `DPoP` scheme when `dpop` is set, and a way to skip the b64token
+ * syntax scan for a token already known to be valid (`isKnown`): the verifier passes its result cache,
+ * since a verified compact JWS only holds base64url characters and dots, a subset of b64token. Not
+ * exported from the package.
  */
-export function findBearerToken(
+export function findCredentials(
   req: RequestLike,
   options: ExtractOptions,
   isKnown: ((token: string) => boolean) | undefined,
-): string | undefined {
+  dpop: boolean,
+): Credentials | undefined {
   const context = options.context;
   const badRequest = (reason: 'multiple_tokens' | 'bad_syntax') => new InvalidRequestError(reason, context);
 
@@ -108,19 +119,20 @@ export function findBearerToken(
   }
 
   let fromHeader: string | undefined;
+  let scheme: Credentials['scheme'] = 'bearer';
   const authorization = header(req, 'authorization');
   if (authorization !== undefined) {
     const value = trimOws(authorization);
-    if (BEARER_SCHEME.test(value)) {
-      // `Bearer` alone means no token; otherwise 1*SP must separate the scheme from a b64token.
-      if (value.length > 6) {
-        if (value.charCodeAt(6) !== 0x20) throw badRequest('bad_syntax');
-        let at = 7;
-        while (value.charCodeAt(at) === 0x20) at++;
-        const credentials = value.slice(at);
-        if (!(isKnown?.(credentials) === true || B64TOKEN.test(credentials))) throw badRequest('bad_syntax');
-        fromHeader = credentials;
-      }
+    const length = BEARER_SCHEME.test(value) ? 6 : dpop && DPOP_SCHEME.test(value) ? 4 : 0;
+    // The scheme alone means no token; otherwise 1*SP must separate the scheme from a b64token.
+    if (length > 0 && value.length > length) {
+      if (value.charCodeAt(length) !== 0x20) throw badRequest('bad_syntax');
+      let at = length + 1;
+      while (value.charCodeAt(at) === 0x20) at++;
+      const credentials = value.slice(at);
+      if (!(isKnown?.(credentials) === true || B64TOKEN.test(credentials))) throw badRequest('bad_syntax');
+      fromHeader = credentials;
+      if (length === 4) scheme = 'dpop';
     }
   }
 
@@ -133,10 +145,11 @@ export function findBearerToken(
       inBody = bodyToken(req);
   }
 
-  if (inQuery === undefined && inBody === undefined) return fromHeader;
+  const found = fromHeader === undefined ? undefined : { scheme, token: fromHeader };
+  if (inQuery === undefined && inBody === undefined) return found;
   const sources = (fromHeader !== undefined ? 1 : 0) + (present(inQuery) ? 1 : 0) + (present(inBody) ? 1 : 0);
   if (sources > 1 || Array.isArray(inQuery) || Array.isArray(inBody)) throw badRequest('multiple_tokens');
-  if (fromHeader !== undefined) return fromHeader;
+  if (found !== undefined) return found;
 
   // At most one source holds a non-empty value here; read it only when that source is enabled.
   const candidate =
@@ -147,5 +160,5 @@ export function findBearerToken(
         : undefined;
   if (candidate === undefined) return undefined;
   if (typeof candidate !== 'string' || !B64TOKEN.test(candidate)) throw badRequest('bad_syntax');
-  return candidate;
+  return { scheme: 'bearer', token: candidate };
 }

@@ -8,14 +8,17 @@
  *    `maxTokenAge` are checked with the clock tolerance;
  *
  * then: with `strict`, `sub`, `client_id`, `iat` and `jti` are required (RFC 9068 §2.2); present
- * identity claims have the right types; `act` is a valid actor chain; configured claim checks pass.
+ * identity claims have the right types; `act` is a valid actor chain; `cnf`, when present, holds a
+ * binding this verifier can check (`jkt` and/or `x5t#S256`: a token bound by any other method is
+ * refused, never accepted as a bearer token); configured claim checks pass.
  *
  * @module
  */
 import { parseActor } from './actor.js';
 import { type ErrorContext, InvalidTokenError, type InvalidTokenReason } from './errors.js';
 import type { ResolvedOptions } from './options.js';
-import type { AccessTokenClaims, Actor } from './types.js';
+import { isThumbprint } from './thumbprint.js';
+import type { AccessTokenClaims, Actor, Confirmation } from './types.js';
 
 /** What the claim checks derive from a valid payload. */
 export interface CheckedClaims {
@@ -23,6 +26,8 @@ export interface CheckedClaims {
   readonly audience: readonly string[];
   readonly exp: number;
   readonly actor: Actor | undefined;
+  /** The `cnf` binding, when the token has one. */
+  readonly confirmation?: Confirmation | undefined;
   /** Seconds since epoch after which this result must not be reused (exp, or iat + maxTokenAge, plus tolerance). */
   readonly validUntil: number;
 }
@@ -88,6 +93,10 @@ export function checkClaims(
   const actor = parseActor(payload.act);
   if (actor === null) throw invalid('actor');
 
+  // RFC 7800 cnf
+  const confirmation = parseConfirmation(payload.cnf);
+  if (confirmation === null) throw invalid('claim', 'cnf');
+
   // Configured claim checks
   for (const [name, check] of options.claims) {
     const value = payload[name];
@@ -108,7 +117,23 @@ export function checkClaims(
     if (!ok) throw invalid('claim', name);
   }
 
-  return { issuer: iss, audience, exp, actor, validUntil };
+  return { issuer: iss, audience, exp, actor, confirmation, validUntil };
+}
+
+/**
+ * The `cnf` claim as a {@link Confirmation}: `undefined` when absent, `null` when it is not an object
+ * holding well-formed `jkt` and/or `x5t#S256` thumbprints and nothing this verifier could not check.
+ */
+function parseConfirmation(cnf: unknown): Confirmation | undefined | null {
+  if (cnf === undefined) return undefined;
+  if (cnf === null || typeof cnf !== 'object' || Array.isArray(cnf)) return null;
+  const { jkt, 'x5t#S256': x5t, ...other } = cnf as Record<string, unknown>;
+  if (Object.keys(other).length > 0 || (jkt === undefined && x5t === undefined)) return null;
+  if ((jkt !== undefined && !isThumbprint(jkt)) || (x5t !== undefined && !isThumbprint(x5t))) return null;
+  return Object.freeze({
+    ...(jkt === undefined ? {} : { jkt }),
+    ...(x5t === undefined ? {} : { 'x5t#S256': x5t }),
+  }) as Confirmation;
 }
 
 /**

@@ -6,9 +6,15 @@
  * Descriptions are constants chosen by `reason`: no claim value or token fragment is ever placed in
  * a message or header, so errors are safe to log and to send.
  *
+ * Challenges follow the verifier's DPoP mode (RFC 9449 §7.1–7.2): `Bearer` only when DPoP is disabled,
+ * `DPoP` only when it is required, both when it is allowed. The error's attributes go in the challenge
+ * of the scheme the request used (a proof error always in `DPoP`), the other challenge stays bare.
+ *
  * @module
  */
-import { buildChallenge } from './challenge.js';
+import { challenges, type ErrorContext } from './challenge.js';
+
+export type { ErrorContext } from './challenge.js';
 
 /** Stable machine-readable causes. Safe to switch on; never renamed within a major version. */
 export type AuthErrorReason =
@@ -30,10 +36,37 @@ export type AuthErrorReason =
   | 'actor'
   | 'delegation_not_allowed'
   | 'insufficient_scope'
-  | 'jwks_unavailable';
+  | 'jwks_unavailable'
+  | 'bound_token'
+  | 'not_bound'
+  | 'binding_required'
+  | 'dpop_binding'
+  | 'certificate'
+  | 'dpop_missing'
+  | 'dpop_multiple'
+  | 'dpop_too_large'
+  | 'dpop_malformed'
+  | 'dpop_typ'
+  | 'dpop_algorithm'
+  | 'dpop_key'
+  | 'dpop_signature'
+  | 'dpop_htm'
+  | 'dpop_htu'
+  | 'dpop_iat'
+  | 'dpop_jti'
+  | 'dpop_ath'
+  | 'dpop_replay'
+  | 'dpop_nonce'
+  | 'replay_store_unavailable';
 
 /** OAuth error codes used in responses. */
-export type OAuthErrorCode = 'invalid_request' | 'invalid_token' | 'insufficient_scope' | 'access_denied';
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_token'
+  | 'insufficient_scope'
+  | 'access_denied'
+  | 'invalid_dpop_proof'
+  | 'use_dpop_nonce';
 
 const DESCRIPTIONS: Readonly<Record<AuthErrorReason, string>> = Object.freeze({
   missing_token: 'No access token was provided',
@@ -55,13 +88,28 @@ const DESCRIPTIONS: Readonly<Record<AuthErrorReason, string>> = Object.freeze({
   delegation_not_allowed: 'Delegated (impersonation) access tokens are not accepted here',
   insufficient_scope: 'The access token does not grant the required scope',
   jwks_unavailable: 'The signing keys cannot be retrieved right now; try again later',
+  bound_token: 'The access token is bound to a DPoP key and must be sent with the DPoP scheme and a proof',
+  not_bound: 'The access token is not bound to a DPoP key',
+  binding_required: 'This resource accepts only sender-constrained access tokens',
+  dpop_binding: 'The DPoP proof key does not match the key the access token is bound to',
+  certificate: 'The client certificate does not match the one the access token is bound to',
+  dpop_missing: 'The request has no DPoP proof',
+  dpop_multiple: 'The request has more than one DPoP proof',
+  dpop_too_large: 'The DPoP proof is too large',
+  dpop_malformed: 'The DPoP proof is not a well-formed signed JWT',
+  dpop_typ: 'The DPoP proof type (typ) must be dpop+jwt',
+  dpop_algorithm: 'The DPoP proof is signed with an algorithm that is not accepted',
+  dpop_key: 'The DPoP proof key (jwk) is missing, private, weak or does not match its algorithm',
+  dpop_signature: 'The DPoP proof signature is invalid',
+  dpop_htm: 'The DPoP proof method (htm) does not match the request',
+  dpop_htu: 'The DPoP proof URI (htu) does not match the request',
+  dpop_iat: 'The DPoP proof issue time (iat) is missing or outside the accepted window',
+  dpop_jti: 'The DPoP proof identifier (jti) is missing or invalid',
+  dpop_ath: 'The DPoP proof access token hash (ath) is missing or does not match the access token',
+  dpop_replay: 'The DPoP proof has already been used',
+  dpop_nonce: 'The resource server requires a fresh nonce in the DPoP proof',
+  replay_store_unavailable: 'DPoP proofs cannot be checked for replay right now; try again later',
 });
-
-/** Where the challenge is issued: realm and RFC 9728 metadata URL, set by the verifier. */
-export interface ErrorContext {
-  realm?: string | undefined;
-  resourceMetadata?: string | undefined;
-}
 
 /**
  * Base class of every error the verifier and the adapters produce.
@@ -94,7 +142,8 @@ export abstract class AuthError extends Error {
   }
   /** The message is safe to show to the client (Koa reads this). */
   readonly expose = true;
-  protected readonly context: ErrorContext;
+  /** Where the challenge is issued (realm, metadata URL, DPoP mode and the request's scheme). */
+  readonly context: ErrorContext;
 
   constructor(reason: AuthErrorReason, context: ErrorContext = {}) {
     const description = DESCRIPTIONS[reason];
@@ -107,11 +156,9 @@ export abstract class AuthError extends Error {
 
   /** Value of the `WWW-Authenticate` header, or `undefined` when none is sent. */
   get wwwAuthenticate(): string | undefined {
-    return buildChallenge({
-      realm: this.context.realm,
+    return challenges(this.context, {
       error: this.code,
       errorDescription: this.code === undefined ? undefined : this.description,
-      resourceMetadata: this.context.resourceMetadata,
     });
   }
 
@@ -153,6 +200,11 @@ export type InvalidTokenReason = Extract<
   | 'too_old'
   | 'claim'
   | 'actor'
+  | 'bound_token'
+  | 'not_bound'
+  | 'binding_required'
+  | 'dpop_binding'
+  | 'certificate'
 >;
 
 /** 401 `invalid_token`: the token is malformed, forged, expired or not meant for this resource. */
@@ -193,12 +245,10 @@ export class InsufficientScopeError extends AuthError {
     this.mode = mode;
   }
   override get wwwAuthenticate(): string {
-    return buildChallenge({
-      realm: this.context.realm,
+    return challenges(this.context, {
       error: this.code,
       errorDescription: this.description,
       scope: this.requiredScopes.join(' '),
-      resourceMetadata: this.context.resourceMetadata,
     });
   }
 }
@@ -210,6 +260,48 @@ export class ForbiddenError extends AuthError {
   declare readonly reason: 'delegation_not_allowed';
   constructor(reason: 'delegation_not_allowed', context?: ErrorContext) {
     super(reason, context);
+  }
+}
+
+/** Reasons an {@link InvalidDpopProofError} can carry. */
+export type DpopProofReason = Extract<AuthErrorReason, `dpop_${string}`> &
+  Exclude<AuthErrorReason, 'dpop_binding' | 'dpop_nonce'>;
+
+/**
+ * 401 `invalid_dpop_proof` (RFC 9449 §7.1): the request's DPoP proof is missing, malformed, not made
+ * for this request, stale or replayed. Sent in the `DPoP` challenge, with `algs`.
+ */
+export class InvalidDpopProofError extends AuthError {
+  readonly status = 401;
+  readonly code = 'invalid_dpop_proof' as const;
+  declare readonly reason: DpopProofReason;
+  constructor(reason: DpopProofReason, context?: ErrorContext) {
+    super(reason, context);
+  }
+  override get wwwAuthenticate(): string {
+    return challenges(this.context, { error: this.code, errorDescription: this.description }, true);
+  }
+}
+
+/**
+ * 401 `use_dpop_nonce` (RFC 9449 §9): the proof must carry the server nonce given in the `DPoP-Nonce`
+ * header of this answer; the client retries with it.
+ */
+export class UseDpopNonceError extends AuthError {
+  readonly status = 401;
+  readonly code = 'use_dpop_nonce' as const;
+  declare readonly reason: 'dpop_nonce';
+  /** The nonce the client must put in its next proof. */
+  readonly nonce: string;
+  constructor(nonce: string, context?: ErrorContext) {
+    super('dpop_nonce', context);
+    this.nonce = nonce;
+  }
+  override get wwwAuthenticate(): string {
+    return challenges(this.context, { error: this.code, errorDescription: this.description }, true);
+  }
+  override get headers(): Readonly<Record<string, string>> {
+    return { 'www-authenticate': this.wwwAuthenticate, 'dpop-nonce': this.nonce };
   }
 }
 
@@ -240,6 +332,32 @@ export class KeysUnavailableError extends AuthError {
   }
 }
 
+/**
+ * 503 with `Retry-After: 1`: the DPoP replay store failed (e.g. Redis is down), so a proof cannot be
+ * known to be fresh. The resource server fails closed rather than accept a possible replay.
+ */
+export class ReplayStoreUnavailableError extends AuthError {
+  readonly status = 503;
+  readonly code = undefined;
+  declare readonly reason: 'replay_store_unavailable';
+  /** Seconds after which a retry may succeed. */
+  readonly retryAfter = 1;
+  constructor(context?: ErrorContext, options?: { cause?: unknown }) {
+    super('replay_store_unavailable', context);
+    if (options?.cause !== undefined)
+      Object.defineProperty(this, 'cause', { value: options.cause, enumerable: false });
+  }
+  override get wwwAuthenticate(): undefined {
+    return undefined;
+  }
+  override get headers(): Readonly<Record<string, string>> {
+    return { 'retry-after': String(this.retryAfter) };
+  }
+  override toJSON(): { error: string; error_description: string } {
+    return { error: 'temporarily_unavailable', error_description: this.description };
+  }
+}
+
 /** Every concrete error class, for exhaustive handling. */
 export type AnyAuthError =
   | InvalidRequestError
@@ -247,7 +365,10 @@ export type AnyAuthError =
   | MissingTokenError
   | InsufficientScopeError
   | ForbiddenError
-  | KeysUnavailableError;
+  | KeysUnavailableError
+  | InvalidDpopProofError
+  | UseDpopNonceError
+  | ReplayStoreUnavailableError;
 
 /**
  * Narrow an unknown value to an {@link AuthError}.

@@ -26,12 +26,28 @@ export { type AuditRecord, toAuditRecord } from './audit.js';
 export { type ExtractOptions, extractBearerToken } from './bearer.js';
 export { buildChallenge, type ChallengeParams, sanitizeChallengeValue } from './challenge.js';
 export {
+  DEFAULTS,
+  type DpopMode,
+  MAX_CLOCK_TOLERANCE,
+  type MtlsMode,
+  SUPPORTED_ALGORITHMS,
+} from './defaults.js';
+export type {
+  DpopNonceOptions,
+  DpopOptions,
+  MtlsOptions,
+  ResolvedDpopOptions,
+  ResolvedMtlsOptions,
+} from './dpop-options.js';
+export {
   type AnyAuthError,
   AuthError,
   type AuthErrorReason,
+  type DpopProofReason,
   type ErrorContext,
   ForbiddenError,
   InsufficientScopeError,
+  InvalidDpopProofError,
   InvalidRequestError,
   InvalidTokenError,
   type InvalidTokenReason,
@@ -39,20 +55,20 @@ export {
   KeysUnavailableError,
   MissingTokenError,
   type OAuthErrorCode,
+  ReplayStoreUnavailableError,
+  UseDpopNonceError,
 } from './errors.js';
 export type { KeySetStats } from './jwks.js';
 export {
   type CacheOptions,
   type ClaimCheck,
-  DEFAULTS,
   type JwksOptions,
-  MAX_CLOCK_TOLERANCE,
   type ResolvedOptions,
   resolveOptions,
-  SUPPORTED_ALGORITHMS,
   type TokenSourceOptions,
   type VerifierOptions,
 } from './options.js';
+export { MemoryReplayStore, type MemoryReplayStoreOptions, type ReplayStore } from './replay-store.js';
 export {
   type BearerMethod,
   createProtectedResource,
@@ -68,9 +84,9 @@ export {
   resourceMetadataUrl,
   type SharedVerifierOptions,
 } from './resource-metadata.js';
-export { MemoryReplayStore, type MemoryReplayStoreOptions, type ReplayStore } from './replay-store.js';
 export { hasScopes, parseScopes, type ScopeMode, toScopeList } from './scopes.js';
-export type { AccessTokenClaims, Actor, Algorithm, AuthInfo, RequestLike } from './types.js';
+export { certificateThumbprint, jwkThumbprint } from './thumbprint.js';
+export type { AccessTokenClaims, Actor, Algorithm, AuthInfo, Confirmation, RequestLike } from './types.js';
 export {
   type AuthenticateOptions,
   createVerifier,

@@ -5,71 +5,17 @@
  *
  * @module
  */
+import { DEFAULTS, MAX_CLOCK_TOLERANCE, SUPPORTED_ALGORITHMS } from './defaults.js';
+import {
+  type DpopOptions,
+  type MtlsOptions,
+  type ResolvedDpopOptions,
+  type ResolvedMtlsOptions,
+  resolveDpopOptions,
+  resolveMtlsOptions,
+} from './dpop-options.js';
 import { toScopeList } from './scopes.js';
 import type { AccessTokenClaims, Algorithm } from './types.js';
-
-/** Every algorithm the verifier implements. HMAC and `none` are deliberately absent. */
-export const SUPPORTED_ALGORITHMS: readonly Algorithm[] = Object.freeze([
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'Ed25519',
-] as const);
-
-/** Largest clock tolerance accepted, in seconds (RFC 7519 §4.1.4: "no more than a few minutes"). */
-export const MAX_CLOCK_TOLERANCE = 300;
-
-/**
- * Default values of every option. Durations of the key cache are milliseconds (like jose); times
- * compared with JWT claims are seconds (like the claims themselves).
- */
-export const DEFAULTS = Object.freeze({
-  /** Accepted JWS algorithms: every supported asymmetric one. */
-  algorithms: SUPPORTED_ALGORITHMS,
-  /** Seconds of clock skew tolerated for `exp`, `nbf` and `maxTokenAge`. At most 300. */
-  clockTolerance: 5,
-  /** RFC 9068 profile off: issuers that send `typ: JWT` (or none) are accepted. */
-  strict: false,
-  /** Longest token accepted, in characters, checked before any decoding (8 KiB). */
-  maxTokenLength: 8192,
-  /** Realm sent in every `WWW-Authenticate` challenge. */
-  realm: 'api',
-  /** `http:` URLs are refused except for loopback hosts. */
-  allowInsecureHttp: false,
-  /** Where tokens may come from besides the `Authorization` header (RFC 6750 §2.2, §2.3). */
-  tokenSources: Object.freeze({ query: false, body: false }),
-  /** Remote JWKS cache. */
-  jwks: Object.freeze({
-    /** Keys are refreshed after this many ms (10 min). A removed key stops working after it. */
-    cacheMaxAge: 600_000,
-    /** Least time between two fetches caused by an unknown `kid` (30 s). */
-    cooldown: 30_000,
-    /** Abort a discovery or JWKS request after this many ms (5 s). */
-    timeout: 5_000,
-    /** Keep using known keys for this many ms past `cacheMaxAge` while refreshes fail (30 min). */
-    staleIfError: 1_800_000,
-    /** First wait after a failed fetch, doubled per failure (1 s). */
-    backoffInitial: 1_000,
-    /** Longest wait between failed fetches (30 s). */
-    backoffMax: 30_000,
-    /** Largest discovery or JWKS response body accepted, in bytes (256 KiB). */
-    maxResponseBytes: 262_144,
-    /** Most keys read from one JWKS; the rest are ignored. */
-    maxKeys: 100,
-  }),
-  /** Cache of verified results, keyed on the exact token, per verifier. */
-  cache: Object.freeze({
-    /** Most cached results. */
-    max: 1_000,
-  }),
-});
 
 /** A check on one claim: exact value, membership, or a predicate. */
 export type ClaimCheck =
@@ -158,6 +104,10 @@ export interface VerifierOptions {
   resourceMetadata?: string;
   /** Token sources besides the `Authorization` header. Default: header only. */
   tokenSources?: TokenSourceOptions;
+  /** DPoP (RFC 9449): sender-constrained tokens with a proof per request. Default: allowed. */
+  dpop?: DpopOptions;
+  /** Certificate-bound tokens (RFC 8705). Default: a bound token needs its TLS client certificate. */
+  mtls?: MtlsOptions;
 }
 
 /** Options after defaults and validation. */
@@ -179,6 +129,8 @@ export interface ResolvedOptions {
   readonly realm: string;
   readonly resourceMetadata: string | undefined;
   readonly tokenSources: Readonly<Required<TokenSourceOptions>>;
+  readonly dpop: ResolvedDpopOptions;
+  readonly mtls: ResolvedMtlsOptions;
 }
 
 const fail = (option: string, must: string): never => {
@@ -366,5 +318,7 @@ export function resolveOptions(options: VerifierOptions): ResolvedOptions {
     realm,
     resourceMetadata,
     tokenSources,
+    dpop: resolveDpopOptions(options.dpop),
+    mtls: resolveMtlsOptions(options.mtls),
   });
 }

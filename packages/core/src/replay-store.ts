@@ -68,7 +68,8 @@ export interface MemoryReplayStoreOptions {
  * ```
  */
 export class MemoryReplayStore implements ReplayStore {
-  readonly #seen: LRUCache<string, true>;
+  /** Identifier → its expiry (ms since epoch), compared with `Date.now()` like the verifier's clock. */
+  readonly #seen: LRUCache<string, number>;
   #evictedEarly = 0;
 
   constructor(options: MemoryReplayStoreOptions = {}) {
@@ -76,24 +77,25 @@ export class MemoryReplayStore implements ReplayStore {
     const max = options.max ?? 100_000;
     if (typeof max !== 'number' || !Number.isInteger(max) || max < 1)
       throw new TypeError('"max" option must be a positive integer');
-    this.#seen = new LRUCache<string, true>({
+    this.#seen = new LRUCache<string, number>({
       max,
-      ttlAutopurge: false,
-      dispose: (_value, _key, reason) => {
-        if (reason === 'evict') this.#evictedEarly++;
+      // Expired records are dropped first in practice: they are the least recently used.
+      dispose: (until, _id, reason) => {
+        if (reason === 'evict' && until > Date.now()) this.#evictedEarly++;
       },
     });
   }
 
   record(id: string, expiresAt: number): boolean {
-    const ttl = expiresAt - Date.now();
-    // `has` honours each entry's TTL: an expired record is gone, a live one is a replay.
-    if (this.#seen.has(id)) return false;
-    if (ttl > 0) this.#seen.set(id, true, { ttl });
+    const now = Date.now();
+    const held = this.#seen.get(id);
+    if (held !== undefined && held > now) return false;
+    if (expiresAt > now) this.#seen.set(id, expiresAt);
+    else if (held !== undefined) this.#seen.delete(id);
     return true;
   }
 
-  /** Identifiers held now (expired ones may still count until they are looked up or evicted). */
+  /** Identifiers held now (expired ones count until they are looked up again or evicted). */
   get size(): number {
     return this.#seen.size;
   }

@@ -62,6 +62,12 @@ export interface ProtectedResourceMetadata {
   readonly resource_documentation?: string;
   readonly resource_policy_uri?: string;
   readonly resource_tos_uri?: string;
+  /** RFC 9728 §2: JWS algorithms accepted for DPoP proofs (when DPoP is not disabled). */
+  readonly dpop_signing_alg_values_supported?: readonly string[];
+  /** RFC 9728 §2: `true` when only DPoP-bound tokens are accepted. */
+  readonly dpop_bound_access_tokens_required?: boolean;
+  /** RFC 9728 §2: `true` when certificate-bound tokens are required, or read from a proxy's header. */
+  readonly tls_client_certificate_bound_access_tokens?: boolean;
 }
 
 /** A validated metadata document and where to serve it. */
@@ -77,7 +83,8 @@ export interface ResourceMetadata {
 }
 
 /** Verifier settings the document's defaults are taken from. */
-export type ResourceMetadataDefaults = Pick<ResolvedOptions, 'issuers' | 'audiences' | 'tokenSources'>;
+export type ResourceMetadataDefaults = Pick<ResolvedOptions, 'issuers' | 'audiences' | 'tokenSources'> &
+  Partial<Pick<ResolvedOptions, 'dpop' | 'mtls'>>;
 
 /** Options of {@link createProtectedResource} that create a verifier; `resourceMetadata` may be a URL served elsewhere. */
 export type OwnVerifierOptions = Omit<VerifierOptions, 'resourceMetadata'> & {
@@ -122,6 +129,8 @@ const VERIFIER_OPTION_NAMES = Object.keys({
   realm: 1,
   resourceMetadata: 1,
   tokenSources: 1,
+  dpop: 1,
+  mtls: 1,
 } satisfies Record<keyof VerifierOptions, 1>).filter((name) => name !== 'resourceMetadata');
 
 const BEARER_METHODS: readonly string[] = ['header', 'body', 'query'];
@@ -242,6 +251,14 @@ export function createResourceMetadata(
   for (const [option, member] of links) {
     if (options[option] !== undefined) document[member] = url(options[option], `resourceMetadata.${option}`);
   }
+  const dpop = defaults?.dpop;
+  if (dpop !== undefined && dpop.mode !== 'disabled') {
+    document.dpop_signing_alg_values_supported = Object.freeze([...dpop.algorithms]);
+    if (dpop.mode === 'required') document.dpop_bound_access_tokens_required = true;
+  }
+  const mtls = defaults?.mtls;
+  if (mtls !== undefined && (mtls.mode === 'required' || mtls.certificateHeader !== undefined))
+    document.tls_client_certificate_bound_access_tokens = true;
   return Object.freeze({
     url: location.href,
     path: location.pathname,

@@ -46,6 +46,17 @@ export interface AccessTokenClaims {
   readonly [claim: string]: unknown;
 }
 
+/**
+ * How a token is bound to its sender (RFC 7800 `cnf`): the thumbprint of a DPoP key (RFC 9449 §6.1) or
+ * of a client certificate (RFC 8705 §3.1). The verifier has checked the binding for the request.
+ */
+export interface Confirmation {
+  /** RFC 7638 SHA-256 thumbprint of the DPoP public key. */
+  readonly jkt?: string;
+  /** SHA-256 thumbprint of the client certificate. */
+  readonly 'x5t#S256'?: string;
+}
+
 /** The result of a successful verification. Immutable; may be shared between requests by the result cache. */
 export interface AuthInfo {
   /** The raw access token. Never log it: use {@link toAuditRecord} for logs. */
@@ -68,6 +79,8 @@ export interface AuthInfo {
   readonly actor: Actor | undefined;
   /** `true` when the token was issued under delegation or impersonation (`act` present). */
   readonly delegated: boolean;
+  /** The sender binding (`cnf`) the request proved, or `undefined` for a bearer token. */
+  readonly confirmation: Confirmation | undefined;
   /** Whether every given scope was granted. */
   hasScope(...scopes: string[]): boolean;
   /** Whether at least one of the given scopes was granted. */
@@ -86,4 +99,12 @@ export interface RequestLike {
   readonly query?: Readonly<Record<string, unknown>> | URLSearchParams | undefined;
   /** Parsed request body (only read for `application/x-www-form-urlencoded`). */
   readonly body?: unknown;
+  /**
+   * The absolute URI the client addressed (scheme, host, port, path; a query is ignored): DPoP proofs'
+   * `htu` is compared with it. Adapters build it from their `origin` option, or from the framework's
+   * trust-proxy setting; never from an untrusted `X-Forwarded-*` header.
+   */
+  readonly url?: string | undefined;
+  /** The client's TLS certificate (DER), for certificate-bound tokens (RFC 8705). */
+  readonly clientCertificate?: Uint8Array | undefined;
 }

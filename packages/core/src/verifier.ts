@@ -6,16 +6,20 @@
  * 2. signature, with a key from the JWKS selected by `kid` and `alg` only; then the header `typ`;
  * 3. `iss`; 4. `aud`; 5. `exp` (required) / `nbf` / `maxTokenAge`;
  *    then the RFC 9068 profile (`strict`), claim types, the `act` chain and configured claim checks;
- * 6. delegation policy and required scopes (per verifier and per call).
+ * 6. the sender binding for the request (sender-constraint.ts): a certificate-bound token's client
+ *    certificate; a DPoP-bound token's proof (every check of RFC 9449 §4.3, then the replay store),
+ *    run on every request, also for a token served from the result cache;
+ * 7. delegation policy and required scopes (per verifier and per call).
  *
  * @module
  */
 
 import { createAuthInfo } from './auth-info.js';
-import { findBearerToken } from './bearer.js';
+import { findCredentials } from './bearer.js';
 import { ResultCache } from './cache.js';
 import { checkClaims, checkType } from './claims.js';
 import { discoverJwksUri } from './discovery.js';
+import { readProof } from './dpop-proof.js';
 import {
   type ErrorContext,
   ForbiddenError,
@@ -28,6 +32,7 @@ import { type KeySetStats, RemoteKeySet } from './jwks.js';
 import { JwsParser, type ParsedJws } from './jws.js';
 import { type ResolvedOptions, resolveOptions, type VerifierOptions } from './options.js';
 import { hasScopes, type ScopeMode, toScopeList } from './scopes.js';
+import { SenderConstraint } from './sender-constraint.js';
 import { verifySignature } from './signature.js';
 import type { AuthInfo, RequestLike } from './types.js';
 
@@ -55,11 +60,13 @@ export interface Verifier {
   readonly context: ErrorContext;
   /**
    * Verify a token and the call's requirements. Resolves to the {@link AuthInfo}; rejects with an
-   * `AuthError` (never anything else for a bad token).
+   * `AuthError` (never anything else for a bad token). Without a request there is no proof nor
+   * certificate to check, so a sender-constrained token is refused here: use `authenticate()`.
    */
   verify(token: string, options?: VerifyOptions): Promise<AuthInfo>;
   /**
-   * Extract the bearer token of a request (RFC 6750 §2) and verify it. Rejects with
+   * Extract the access token of a request (RFC 6750 §2; the `DPoP` scheme of RFC 9449 unless DPoP is
+   * disabled), verify it and its sender binding (DPoP proof, client certificate). Rejects with
    * `MissingTokenError` when there is none, unless `optional` is set (then resolves to `undefined`).
    */
   authenticate(
@@ -71,6 +78,8 @@ export interface Verifier {
   authorize(info: AuthInfo, options: VerifyOptions): void;
   /** Fetch the JWKS now, e.g. at start-up so the first request does not wait. */
   warmUp(): Promise<void>;
+  /** The DPoP nonce to send in a `DPoP-Nonce` header now, or `undefined` when nonces are off. */
+  dpopNonce(): string | undefined;
   /** Key-cache counters. */
   readonly keyStats: KeySetStats;
   /** Drop every cached result. */
@@ -95,10 +104,13 @@ export interface Verifier {
  */
 export function createVerifier(options: VerifierOptions): Verifier {
   const resolved = resolveOptions(options);
+  const { dpop } = resolved;
   const context: ErrorContext = Object.freeze({
     realm: resolved.realm,
     resourceMetadata: resolved.resourceMetadata,
+    dpop: dpop.mode === 'disabled' ? undefined : Object.freeze({ mode: dpop.mode, algs: dpop.algs }),
   });
+  const dpopContext: ErrorContext = Object.freeze({ ...context, scheme: 'dpop' as const });
   const parser = new JwsParser(resolved.algorithms, context);
   const cache =
     resolved.cache === false ? undefined : new ResultCache(resolved.cache.max, resolved.jwks.cacheMaxAge);
@@ -111,7 +123,9 @@ export function createVerifier(options: VerifierOptions): Verifier {
     context,
     onChange: () => cache?.clear(),
   });
+  const binding = new SenderConstraint(dpop, resolved.mtls, { bearer: context, dpop: dpopContext });
   const tokenSources = { ...resolved.tokenSources, context };
+  const acceptsDpop = binding.acceptsDpop;
   const invalid = (reason: ConstructorParameters<typeof InvalidTokenError>[0]) =>
     new InvalidTokenError(reason, context);
 
@@ -159,16 +173,23 @@ export function createVerifier(options: VerifierOptions): Verifier {
     return info;
   }
 
+  /** Steps 1–5, from the result cache when possible. */
+  function verified(token: string, now: number): AuthInfo | Promise<AuthInfo> {
+    const hit = cache !== undefined && typeof token === 'string' ? cache.get(token, now) : undefined;
+    return hit ?? verifyToken(token);
+  }
+
   function authorize(info: AuthInfo, call: VerifyOptions = {}): void {
+    const ctx = info.confirmation?.jkt === undefined ? context : dpopContext;
     if (call.allowDelegation === false && info.delegated)
-      throw new ForbiddenError('delegation_not_allowed', context);
+      throw new ForbiddenError('delegation_not_allowed', ctx);
     if (resolved.requiredScopes.length > 0 && !hasScopes(info.scopes, resolved.requiredScopes, 'all')) {
-      throw new InsufficientScopeError(resolved.requiredScopes, 'all', context);
+      throw new InsufficientScopeError(resolved.requiredScopes, 'all', ctx);
     }
     if (call.scopes !== undefined) {
       const required = toScopeList(call.scopes);
       const mode = call.scopeMode ?? 'all';
-      if (!hasScopes(info.scopes, required, mode)) throw new InsufficientScopeError(required, mode, context);
+      if (!hasScopes(info.scopes, required, mode)) throw new InsufficientScopeError(required, mode, ctx);
     }
   }
 
@@ -180,32 +201,52 @@ export function createVerifier(options: VerifierOptions): Verifier {
   // Not `async`: a cached or synchronously verified token settles with a single promise.
   function verify(token: string, call?: VerifyOptions): Promise<AuthInfo> {
     try {
-      const hit =
-        cache !== undefined && typeof token === 'string' ? cache.get(token, Date.now() / 1000) : undefined;
-      const result = hit ?? verifyToken(token);
-      if (result instanceof Promise) return result.then((info) => check(info, call));
-      return Promise.resolve(check(result, call));
+      const now = Date.now() / 1000;
+      const bearerOnly = (info: AuthInfo) => {
+        binding.check(info, 'bearer', undefined, undefined, now);
+        return check(info, call);
+      };
+      const result = verified(token, now);
+      if (result instanceof Promise) return result.then(bearerOnly);
+      return Promise.resolve(bearerOnly(result));
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
+  /** An error of the token checks, for a request that used the `DPoP` scheme: its challenge carries it. */
+  const inDpop = (error: unknown): unknown =>
+    error instanceof InvalidTokenError && error.context !== dpopContext
+      ? new InvalidTokenError(error.reason, dpopContext, error.claim)
+      : error;
+
   const isKnown = cache === undefined ? undefined : (token: string) => cache.has(token);
 
-  // Not `async`, like verify(): a cached token settles with a single promise.
+  // Not `async`, like verify(): a cached token with an in-memory replay store settles with one promise.
   function authenticate(request: RequestLike, call: AuthenticateOptions = {}): Promise<AuthInfo | undefined> {
-    let token: string | undefined;
+    let scheme: 'bearer' | 'dpop' = 'bearer';
     try {
-      token = findBearerToken(request, tokenSources, isKnown);
+      const found = findCredentials(request, tokenSources, isKnown, acceptsDpop);
+      if (found === undefined) {
+        return call.optional === true
+          ? Promise.resolve(undefined)
+          : Promise.reject(new MissingTokenError(context));
+      }
+      scheme = found.scheme;
+      const proof = scheme === 'dpop' ? readProof(request, dpop.maxProofLength, dpopContext) : undefined;
+      if (scheme === 'bearer') binding.precheck(scheme);
+      const now = Date.now() / 1000;
+      const bound = (info: AuthInfo): AuthInfo | Promise<AuthInfo> => {
+        const pending = binding.check(info, scheme, proof, request, now);
+        return pending === undefined ? check(info, call) : pending.then(() => check(info, call));
+      };
+      const result = verified(found.token, now);
+      const settled = result instanceof Promise ? result.then(bound) : bound(result);
+      if (!(settled instanceof Promise)) return Promise.resolve(settled);
+      return scheme === 'dpop' ? settled.catch((error: unknown) => Promise.reject(inDpop(error))) : settled;
     } catch (error) {
-      return Promise.reject(error);
+      return Promise.reject(scheme === 'dpop' ? inDpop(error) : error);
     }
-    if (token === undefined) {
-      return call.optional === true
-        ? Promise.resolve(undefined)
-        : Promise.reject(new MissingTokenError(context));
-    }
-    return verify(token, call);
   }
 
   return Object.freeze({
@@ -215,6 +256,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
     authenticate: authenticate as Verifier['authenticate'],
     authorize,
     warmUp: () => keys.refresh(),
+    dpopNonce: () => binding.nonce(Date.now() / 1000),
     get keyStats() {
       return keys.stats;
     },

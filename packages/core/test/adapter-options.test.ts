@@ -27,6 +27,16 @@ describe('resolveAdapterOptions', () => {
     expect(resolved.verifier.options.audiences).toEqual([base.audience]);
   });
 
+  it('normalizes the public origin (case, default port, trailing slash)', () => {
+    expect(resolveAuthOptions(base).origin).toBeUndefined();
+    expect(resolveAuthOptions({ ...base, origin: 'HTTPS://API.Example.com:443/' }).origin).toBe(
+      'https://api.example.com',
+    );
+    expect(resolveAuthOptions({ ...base, origin: 'http://127.0.0.1:8080' }).origin).toBe(
+      'http://127.0.0.1:8080',
+    );
+  });
+
   it('adopts a shared verifier', () => {
     const verifier = createVerifier(base);
     expect(resolveAuthOptions({ verifier, optional: true }).verifier).toBe(verifier);
@@ -38,6 +48,12 @@ describe('resolveAdapterOptions', () => {
     [{ handleErrors: 1 }, '"handleErrors" option must be a boolean'],
     [{ clockTolerance: -1 }, '"clockTolerance" option'],
     [{ resourceMetadata: { resource: 'ftp://x' } }, '"resourceMetadata.resource" option'],
+    [{ origin: 'api.example.com' }, '"origin" option must be an absolute http(s) origin'],
+    [{ origin: 'https://api.example.com/orders' }, '"origin" option must be an absolute http(s) origin'],
+    [{ origin: 'https://api.example.com?x' }, '"origin" option'],
+    [{ origin: 'ftp://api.example.com' }, '"origin" option'],
+    [{ origin: 'https://user:pw@api.example.com' }, '"origin" option'],
+    [{ origin: 42 }, '"origin" option'],
   ])('throws a TypeError naming the option for %j', (extra, message) => {
     expect(() => resolveAuthOptions({ ...base, ...extra } as never)).toThrow(TypeError);
     expect(() => resolveAuthOptions({ ...base, ...extra } as never)).toThrow(message);

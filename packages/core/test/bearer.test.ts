@@ -264,11 +264,12 @@ async function call(
 function expectResponse(response: AppResponse, expected: ExpectedError): void {
   expect(response.status).toBe(expected.status);
   const challenge = response.headers['www-authenticate'];
+  const dpop = 'DPoP realm="api", algs="ES256 EdDSA RS256 PS256"';
   if (expected.code === undefined) {
-    expect(challenge).toBe('Bearer realm="api"');
+    expect(challenge).toBe(`Bearer realm="api", ${dpop}`);
   } else {
     expect(challenge).toMatch(
-      new RegExp(`^Bearer realm="api", error="${expected.code}", error_description="[^"]+"$`),
+      new RegExp(`^Bearer realm="api", error="${expected.code}", error_description="[^"]+", ${dpop}$`),
     );
     expect(response.body.error).toBe(expected.code);
   }

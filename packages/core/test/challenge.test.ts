@@ -8,8 +8,10 @@ import {
   buildChallenge,
   type ChallengeParams,
   InsufficientScopeError,
+  InvalidDpopProofError,
   sanitizeChallengeValue,
 } from '../src/index.js';
+import { parseChallenges } from './helpers/assertions.js';
 import { claims, jwksOf, MAIN_ALGS, makeKey, signToken } from './helpers/fixtures.js';
 import { type Harness, startHarness } from './helpers/harness.js';
 
@@ -18,9 +20,15 @@ const anyChar = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCo
 
 /** RFC 6750 §3: quoted values use %x20-21 / %x23-5B / %x5D-7E only. */
 const SAFE_VALUE = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
-/** A whole challenge: `Bearer` then `name="safe value"` pairs separated by `, `. */
-const CHALLENGE =
-  /^Bearer(?: [a-z_]+="[\x20\x21\x23-\x5b\x5d-\x7e]*"(?:, [a-z_]+="[\x20\x21\x23-\x5b\x5d-\x7e]*")*)?$/;
+/**
+ * A whole header value: one or more challenges (`Bearer` or `DPoP`), each with `name="safe value"`
+ * pairs separated by `, `.
+ */
+const PAIRS =
+  '(?: [a-z_]+="[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]*"(?:, [a-z_]+="[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]*")*)?';
+const CHALLENGE = new RegExp(`^(?:Bearer|DPoP)${PAIRS}(?:, DPoP${PAIRS})?$`);
+/** The verifier's default `DPoP` challenge (DPoP `allowed`, default proof algorithms). */
+const DPOP = (realm: string) => `DPoP realm="${realm}", algs="ES256 EdDSA RS256 PS256"`;
 
 describe('sanitizeChallengeValue', () => {
   it('keeps every character RFC 6750 allows in a quoted value', () => {
@@ -93,6 +101,41 @@ describe('buildChallenge', () => {
     expect(header.match(/"/g)).toHaveLength(10);
   });
 
+  it('builds the DPoP scheme with algs (RFC 9449 §7.1)', () => {
+    expect(buildChallenge({ scheme: 'DPoP', realm: 'api', algs: 'ES256 PS256' })).toBe(
+      'DPoP realm="api", algs="ES256 PS256"',
+    );
+    expect(buildChallenge({ scheme: 'DPoP' })).toBe('DPoP');
+    expect(buildChallenge({ scheme: 'DPoP', algs: 'ES256"\r\n' })).toBe('DPoP algs="ES256"');
+  });
+
+  it('errors always yield well-formed challenges in every DPoP mode and scheme', () => {
+    const value = fc.string({ unit: anyChar, maxLength: 30 });
+    fc.assert(
+      fc.property(
+        value,
+        value,
+        fc.constantFrom('allowed', 'required', 'disabled') as fc.Arbitrary<
+          'allowed' | 'required' | 'disabled'
+        >,
+        fc.constantFrom('bearer', 'dpop') as fc.Arbitrary<'bearer' | 'dpop'>,
+        (realm, scope, mode, scheme) => {
+          const context = { realm, dpop: { mode, algs: 'ES256' }, scheme };
+          for (const error of [
+            new InsufficientScopeError([scope], 'all', context),
+            new InvalidDpopProofError('dpop_htu', context),
+          ]) {
+            const header = error.headers['www-authenticate']!;
+            expect(header).toMatch(CHALLENGE);
+            const parsed = parseChallenges(header);
+            expect(parsed.filter((c) => c.params.error !== undefined)).toHaveLength(1);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('always yields a well-formed header, whatever the attribute values', () => {
     const value = fc.option(fc.string({ unit: anyChar, maxLength: 40 }), { nil: undefined });
     fc.assert(
@@ -108,7 +151,9 @@ describe('buildChallenge', () => {
           const header = buildChallenge(params as ChallengeParams);
           expect(header).toMatch(CHALLENGE);
           const present = Object.values(params).filter((v) => v !== undefined).length;
-          expect(header.match(/="/g)?.length ?? 0).toBe(present);
+          const [challenge, ...others] = parseChallenges(header);
+          expect(others).toEqual([]);
+          expect(Object.keys(challenge?.params ?? {})).toHaveLength(present);
         },
       ),
       { numRuns: 300 },
@@ -158,7 +203,7 @@ describe('A49: claim values never reach a response', () => {
         const header = error.headers['www-authenticate']!;
         expect(header).toMatch(CHALLENGE);
         expect(header).toBe(
-          `Bearer realm="orders", error="invalid_token", error_description="${error.description}"`,
+          `Bearer realm="orders", error="invalid_token", error_description="${error.description}", ${DPOP('orders')}`,
         );
         const exposed = [
           header,
@@ -181,7 +226,7 @@ describe('A49: claim values never reach a response', () => {
       );
       expect(error).toMatchObject({ status: 403, code: 'insufficient_scope' });
       expect(error.headers['www-authenticate']).toBe(
-        `Bearer realm="api", error="insufficient_scope", error_description="${error.description}", scope="admin"`,
+        `Bearer realm="api", error="insufficient_scope", error_description="${error.description}", scope="admin", ${DPOP('api')}`,
       );
     });
   });

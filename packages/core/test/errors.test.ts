@@ -9,11 +9,14 @@ import {
   type AuthErrorReason,
   ForbiddenError,
   InsufficientScopeError,
+  InvalidDpopProofError,
   InvalidRequestError,
   InvalidTokenError,
   isAuthError,
   KeysUnavailableError,
   MissingTokenError,
+  ReplayStoreUnavailableError,
+  UseDpopNonceError,
 } from '../src/index.js';
 
 const CONTEXT = {
@@ -36,7 +39,36 @@ const INVALID_TOKEN_REASONS = [
   'too_old',
   'claim',
   'actor',
+  'bound_token',
+  'not_bound',
+  'binding_required',
+  'dpop_binding',
+  'certificate',
 ] as const;
+
+const DPOP_PROOF_REASONS = [
+  'dpop_missing',
+  'dpop_multiple',
+  'dpop_too_large',
+  'dpop_malformed',
+  'dpop_typ',
+  'dpop_algorithm',
+  'dpop_key',
+  'dpop_signature',
+  'dpop_htm',
+  'dpop_htu',
+  'dpop_iat',
+  'dpop_jti',
+  'dpop_ath',
+  'dpop_replay',
+] as const;
+
+/** A verifier's context with DPoP allowed, for a request that used `scheme`. */
+const DPOP_CONTEXT = (scheme: 'bearer' | 'dpop') => ({
+  realm: 'orders',
+  dpop: { mode: 'allowed' as const, algs: 'ES256 EdDSA' },
+  scheme,
+});
 
 describe('InvalidTokenError', () => {
   it.each(INVALID_TOKEN_REASONS)('%s → 401 invalid_token with a fixed description', (reason) => {
@@ -184,6 +216,84 @@ describe('KeysUnavailableError', () => {
     expect(Object.keys(error)).not.toContain('cause');
     expect(JSON.stringify(error)).not.toContain('ECONNREFUSED');
     expect(new KeysUnavailableError(1).cause).toBeUndefined();
+  });
+});
+
+describe('InvalidDpopProofError', () => {
+  it.each(DPOP_PROOF_REASONS)('%s → 401 invalid_dpop_proof in the DPoP challenge', (reason) => {
+    const error = new InvalidDpopProofError(reason, DPOP_CONTEXT('bearer'));
+    expect(error).toMatchObject({
+      name: 'InvalidDpopProofError',
+      status: 401,
+      code: 'invalid_dpop_proof',
+      reason,
+    });
+    expect(error.headers).toEqual({
+      'www-authenticate': `Bearer realm="orders", DPoP realm="orders", error="invalid_dpop_proof", error_description="${error.description}", algs="ES256 EdDSA"`,
+    });
+    expect(error.toJSON()).toEqual({ error: 'invalid_dpop_proof', error_description: error.description });
+  });
+
+  it('gives every reason its own description', () => {
+    const texts = DPOP_PROOF_REASONS.map((r) => new InvalidDpopProofError(r).description);
+    expect(new Set(texts).size).toBe(texts.length);
+  });
+});
+
+describe('UseDpopNonceError', () => {
+  it('→ 401 use_dpop_nonce with the nonce in DPoP-Nonce (RFC 9449 §9)', () => {
+    const error = new UseDpopNonceError('n0nce', {
+      ...DPOP_CONTEXT('dpop'),
+      dpop: { mode: 'required', algs: 'ES256' },
+    });
+    expect(error).toMatchObject({
+      status: 401,
+      code: 'use_dpop_nonce',
+      reason: 'dpop_nonce',
+      nonce: 'n0nce',
+    });
+    expect(error.headers).toEqual({
+      'www-authenticate': `DPoP realm="orders", error="use_dpop_nonce", error_description="${error.description}", algs="ES256"`,
+      'dpop-nonce': 'n0nce',
+    });
+  });
+});
+
+describe('ReplayStoreUnavailableError', () => {
+  it('→ 503 with Retry-After: 1 and no challenge', () => {
+    const cause = new Error('ECONNREFUSED 127.0.0.1:6379');
+    const error = new ReplayStoreUnavailableError(DPOP_CONTEXT('dpop'), { cause });
+    expect(error).toMatchObject({ status: 503, code: undefined, reason: 'replay_store_unavailable' });
+    expect(error.headers).toEqual({ 'retry-after': '1' });
+    expect(error.toJSON()).toEqual({
+      error: 'temporarily_unavailable',
+      error_description: error.description,
+    });
+    expect(error.cause).toBe(cause);
+    expect(JSON.stringify(error)).not.toContain('6379');
+  });
+});
+
+describe('challenges follow the DPoP mode and the request scheme', () => {
+  it('a token error of a DPoP request goes in the DPoP challenge; of a Bearer request in the Bearer one', () => {
+    const dpop = new InvalidTokenError('expired', DPOP_CONTEXT('dpop'));
+    expect(dpop.headers['www-authenticate']).toBe(
+      `Bearer realm="orders", DPoP realm="orders", error="invalid_token", error_description="${dpop.description}", algs="ES256 EdDSA"`,
+    );
+    const bearer = new InvalidTokenError('expired', DPOP_CONTEXT('bearer'));
+    expect(bearer.headers['www-authenticate']).toBe(
+      `Bearer realm="orders", error="invalid_token", error_description="${bearer.description}", DPoP realm="orders", algs="ES256 EdDSA"`,
+    );
+  });
+
+  it('mode required sends the DPoP challenge only; no DPoP context sends Bearer only', () => {
+    const required = { realm: 'orders', dpop: { mode: 'required' as const, algs: 'ES256' } };
+    expect(new MissingTokenError(required).headers['www-authenticate']).toBe(
+      'DPoP realm="orders", algs="ES256"',
+    );
+    expect(new MissingTokenError({ realm: 'orders' }).headers['www-authenticate']).toBe(
+      'Bearer realm="orders"',
+    );
   });
 });
 

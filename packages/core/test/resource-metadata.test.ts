@@ -6,6 +6,7 @@ import {
   MissingTokenError,
   RESOURCE_METADATA_PATH,
   resourceMetadataUrl,
+  type VerifierOptions,
 } from '../src/index.js';
 
 const ISSUER = 'https://id.example.com/oidc';
@@ -55,6 +56,24 @@ describe('createResourceMetadata', () => {
     });
     expect(metadata.headers).toEqual({ 'access-control-allow-origin': '*' });
     expect(Object.isFrozen(metadata.document)).toBe(true);
+  });
+
+  it('advertises DPoP and certificate binding from the verifier options (RFC 9728 §2)', () => {
+    const base = { issuer: ISSUER, audience: `${API}/orders` };
+    const doc = (options: Partial<VerifierOptions>) =>
+      createResourceMetadata({}, createVerifier({ ...base, ...options }).options).document;
+    expect(doc({}).dpop_signing_alg_values_supported).toEqual(['ES256', 'EdDSA', 'RS256', 'PS256']);
+    expect(doc({}).dpop_bound_access_tokens_required).toBeUndefined();
+    expect(doc({}).tls_client_certificate_bound_access_tokens).toBeUndefined();
+    expect(doc({ dpop: { mode: 'required', algorithms: ['ES256'] } })).toMatchObject({
+      dpop_signing_alg_values_supported: ['ES256'],
+      dpop_bound_access_tokens_required: true,
+    });
+    expect(doc({ dpop: { mode: 'disabled' } }).dpop_signing_alg_values_supported).toBeUndefined();
+    expect(doc({ mtls: { mode: 'required' } }).tls_client_certificate_bound_access_tokens).toBe(true);
+    expect(
+      doc({ mtls: { certificateHeader: 'client-cert' } }).tls_client_certificate_bound_access_tokens,
+    ).toBe(true);
   });
 
   it('keeps the resource identifier exactly as given (RFC 9728 §3.3) and maps every member', () => {
@@ -120,7 +139,7 @@ describe('createProtectedResource', () => {
     expect(metadata?.url).toBe(`${API}/.well-known/oauth-protected-resource/orders`);
     expect(verifier.context.resourceMetadata).toBe(metadata?.url);
     expect(new MissingTokenError(verifier.context).wwwAuthenticate).toBe(
-      `Bearer realm="api", resource_metadata="${metadata?.url}"`,
+      `Bearer realm="api", resource_metadata="${metadata?.url}", DPoP realm="api", algs="ES256 EdDSA RS256 PS256", resource_metadata="${metadata?.url}"`,
     );
     expect(metadata?.document.scopes_supported).toEqual(['read:orders']);
   });

@@ -153,7 +153,7 @@ describe('verification order and claim handling through the verifier', () => {
       .verify(signToken(keys[0]!, claims({ scope: 'read:orders' })), { scopes: ['write:orders', 'admin'] })
       .catch((e: unknown) => e);
     expect((err as InsufficientScopeError).headers['www-authenticate']).toBe(
-      'Bearer realm="api", error="insufficient_scope", error_description="The access token does not grant the required scope", scope="write:orders admin"',
+      'Bearer realm="api", error="insufficient_scope", error_description="The access token does not grant the required scope", scope="write:orders admin", DPoP realm="api", algs="ES256 EdDSA RS256 PS256"',
     );
   });
 

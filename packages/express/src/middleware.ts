@@ -5,6 +5,8 @@
  *
  * @module
  */
+
+import type { TLSSocket } from 'node:tls';
 import {
   isAuthError,
   MissingTokenError,
@@ -24,12 +26,23 @@ interface Guard {
 
 const guards = new WeakMap<Request, Guard>();
 
-const toRequestLike = (req: Request): RequestLike => ({
+/**
+ * The request as core sees it. `url` (for DPoP's `htu`) and the TLS client certificate are getters,
+ * read only when a sender-constrained token needs them.
+ */
+const toRequestLike = (req: Request, origin: string | undefined): RequestLike => ({
   headers: req.headers,
   rawHeaders: req.rawHeaders,
   method: req.method,
   query: req.query,
   body: req.body,
+  get url() {
+    // Express 5: `protocol` and `host` follow the app's "trust proxy" setting.
+    return `${origin ?? `${req.protocol}://${req.host}`}${req.originalUrl}`;
+  },
+  get clientCertificate() {
+    return (req.socket as Partial<TLSSocket>).getPeerCertificate?.()?.raw;
+  },
 });
 
 function reject(err: unknown, guard: Guard, res: Response, next: NextFunction): void {
@@ -57,7 +70,8 @@ function reject(err: unknown, guard: Guard, res: Response, next: NextFunction): 
  * ```
  */
 export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
-  const { verifier, metadata, optional, allowDelegation, handleErrors } = resolveAdapterOptions(options);
+  const { verifier, metadata, optional, allowDelegation, handleErrors, origin } =
+    resolveAdapterOptions(options);
   const guard: Guard = Object.freeze({ verifier, handleErrors });
 
   const serveMetadata: RequestHandler = (req, res, next) => {
@@ -69,7 +83,7 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
   const authenticate = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     guards.set(req, guard);
     try {
-      req.auth = await verifier.authenticate(toRequestLike(req), { optional, allowDelegation });
+      req.auth = await verifier.authenticate(toRequestLike(req, origin), { optional, allowDelegation });
     } catch (err) {
       return reject(err, guard, res, next);
     }

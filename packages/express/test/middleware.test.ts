@@ -136,7 +136,9 @@ describe('error takeover (handleErrors: false)', () => {
 
     const missing = await fetch(`${url}/orders`);
     expect(missing.status).toBe(401);
-    expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="api"');
+    expect(missing.headers.get('www-authenticate')).toBe(
+      'Bearer realm="api", DPoP realm="api", algs="ES256 EdDSA RS256 PS256"',
+    );
     expect(await missing.json()).toEqual({ problem: 'missing_token' });
 
     const scope = await fetch(`${url}/orders`, bearer(await issuer.sign({ scope: 'read:orders' })));
@@ -179,7 +181,9 @@ describe('requireScope', () => {
     expect((await fetch(`${url}/any`, onlyA)).status).toBe(200);
     const anonymous = await fetch(`${url}/any`);
     expect(anonymous.status).toBe(401);
-    expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="api"');
+    expect(anonymous.headers.get('www-authenticate')).toBe(
+      'Bearer realm="api", DPoP realm="api", algs="ES256 EdDSA RS256 PS256"',
+    );
   });
 
   it('is a server error when no requireAuth ran before it', async () => {
@@ -212,13 +216,16 @@ describe('RFC 9728 metadata', () => {
       resource: AUDIENCE,
       authorization_servers: [issuer.issuer],
       bearer_methods_supported: ['header'],
+      dpop_signing_alg_values_supported: ['ES256', 'EdDSA', 'RS256', 'PS256'],
       scopes_supported: ['read:orders'],
     });
     expect((await fetch(`${url}${path}?x=1`, { method: 'HEAD' })).status).toBe(200);
     expect((await fetch(`${url}${path}`, { method: 'POST' })).status).toBe(401);
 
     const challenge = (await fetch(`${url}/me`)).headers.get('www-authenticate');
-    expect(challenge).toBe(`Bearer realm="api", resource_metadata="${resourceMetadataUrl(AUDIENCE)}"`);
+    expect(challenge).toBe(
+      `Bearer realm="api", resource_metadata="${resourceMetadataUrl(AUDIENCE)}", DPoP realm="api", algs="ES256 EdDSA RS256 PS256", resource_metadata="${resourceMetadataUrl(AUDIENCE)}"`,
+    );
   });
 
   it('is served by the .metadata handler when requireAuth guards single routes', async () => {

@@ -6,6 +6,8 @@
  *
  * @module
  */
+
+import type { TLSSocket } from 'node:tls';
 import {
   isAuthError,
   MissingTokenError,
@@ -18,12 +20,23 @@ import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastif
 import fp from 'fastify-plugin';
 import type { GatehouseHook, GatehouseOptions, RequireScopeOptions } from './types.js';
 
-const toRequestLike = (request: FastifyRequest): RequestLike => ({
+/**
+ * The request as core sees it. `url` (for DPoP's `htu`) and the TLS client certificate are getters,
+ * read only when a sender-constrained token needs them.
+ */
+const toRequestLike = (request: FastifyRequest, origin: string | undefined): RequestLike => ({
   headers: request.headers,
   rawHeaders: request.raw.rawHeaders,
   method: request.method,
   query: request.query as RequestLike['query'],
   body: request.body,
+  get url() {
+    // Fastify: `protocol` and `host` follow the `trustProxy` setting.
+    return `${origin ?? `${request.protocol}://${request.host}`}${request.url}`;
+  },
+  get clientCertificate() {
+    return (request.raw.socket as Partial<TLSSocket>).getPeerCertificate?.()?.raw;
+  },
 });
 
 const plugin: FastifyPluginCallback<GatehouseOptions> = (app, options, done) => {
@@ -33,7 +46,7 @@ const plugin: FastifyPluginCallback<GatehouseOptions> = (app, options, done) => 
   } catch (err) {
     return done(err as Error);
   }
-  const { verifier, metadata, allowDelegation, handleErrors } = resolved;
+  const { verifier, metadata, allowDelegation, handleErrors, origin } = resolved;
   const authenticated = new WeakSet<FastifyRequest>();
   const isMetadataRoute = (request: FastifyRequest) =>
     metadata !== undefined && request.routeOptions.url === metadata.path;
@@ -49,7 +62,10 @@ const plugin: FastifyPluginCallback<GatehouseOptions> = (app, options, done) => 
       if (isMetadataRoute(request)) return;
       authenticated.add(request);
       try {
-        request.auth = await verifier.authenticate(toRequestLike(request), { optional, allowDelegation });
+        request.auth = await verifier.authenticate(toRequestLike(request, origin), {
+          optional,
+          allowDelegation,
+        });
       } catch (err) {
         return reject(reply, err);
       }

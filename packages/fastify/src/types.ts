@@ -32,6 +32,11 @@ declare module 'fastify' {
 
 /** How the plugin treats requests and errors. Defaults are in {@link DEFAULTS}. */
 export interface AdapterOptions {
+  /**
+   * The API's public origin (`https://api.example.com`): DPoP proofs must name it in `htu`. Set it
+   * behind a proxy; otherwise the origin is the one the framework reports (its trust-proxy setting decides).
+   */
+  origin?: string;
   /** Accept delegated (impersonation) tokens, those carrying `act`. `false` answers 403 `access_denied`. Default `true`. */
   allowDelegation?: boolean;
   /** Answer errors with RFC 6750 JSON. `false` throws the `AuthError` (with `statusCode`, `headers`) to `setErrorHandler`. Default `true`. */

@@ -147,7 +147,9 @@ describe('error takeover (handleErrors: false)', () => {
 
     const missing = await fetch(`${url}/orders`);
     expect(missing.status).toBe(401);
-    expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="api"');
+    expect(missing.headers.get('www-authenticate')).toBe(
+      'Bearer realm="api", DPoP realm="api", algs="ES256 EdDSA RS256 PS256"',
+    );
     expect(await missing.json()).toEqual({ problem: 'missing_token' });
 
     const scope = await fetch(`${url}/orders`, bearer(await issuer.sign({ scope: 'read:orders' })));
@@ -194,7 +196,9 @@ describe('requireScope', () => {
     expect((await fetch(`${url}/any`, onlyA)).status).toBe(200);
     const anonymous = await fetch(`${url}/any`);
     expect(anonymous.status).toBe(401);
-    expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="api"');
+    expect(anonymous.headers.get('www-authenticate')).toBe(
+      'Bearer realm="api", DPoP realm="api", algs="ES256 EdDSA RS256 PS256"',
+    );
   });
 
   it('throws a TypeError for bad arguments when the hook is created', async () => {
@@ -230,12 +234,15 @@ describe('RFC 9728 metadata', () => {
       resource: AUDIENCE,
       authorization_servers: [issuer.issuer],
       bearer_methods_supported: ['header'],
+      dpop_signing_alg_values_supported: ['ES256', 'EdDSA', 'RS256', 'PS256'],
       scopes_supported: ['read:orders'],
     });
     expect((await fetch(`${url}${path}?x=1`, { method: 'HEAD' })).status).toBe(200);
 
     const challenge = (await fetch(`${url}/me`)).headers.get('www-authenticate');
-    expect(challenge).toBe(`Bearer realm="api", resource_metadata="${resourceMetadataUrl(AUDIENCE)}"`);
+    expect(challenge).toBe(
+      `Bearer realm="api", resource_metadata="${resourceMetadataUrl(AUDIENCE)}", DPoP realm="api", algs="ES256 EdDSA RS256 PS256", resource_metadata="${resourceMetadataUrl(AUDIENCE)}"`,
+    );
   });
 
   it('works with a shared verifier created with the metadata URL', async () => {

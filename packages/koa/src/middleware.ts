@@ -5,6 +5,8 @@
  *
  * @module
  */
+
+import type { TLSSocket } from 'node:tls';
 import {
   isAuthError,
   MissingTokenError,
@@ -24,12 +26,23 @@ interface Guard {
 
 const guards = new WeakMap<Context, Guard>();
 
-const toRequestLike = (ctx: Context): RequestLike => ({
+/**
+ * The request as core sees it. `url` (for DPoP's `htu`) and the TLS client certificate are getters,
+ * read only when a sender-constrained token needs them.
+ */
+const toRequestLike = (ctx: Context, origin: string | undefined): RequestLike => ({
   headers: ctx.headers,
   rawHeaders: ctx.req.rawHeaders,
   method: ctx.method,
   query: ctx.query,
   body: (ctx.request as { body?: unknown }).body,
+  get url() {
+    // Koa: `protocol` and `host` follow `app.proxy`.
+    return `${origin ?? `${ctx.protocol}://${ctx.host}`}${ctx.originalUrl}`;
+  },
+  get clientCertificate() {
+    return (ctx.req.socket as Partial<TLSSocket>).getPeerCertificate?.()?.raw;
+  },
 });
 
 function reject(err: unknown, guard: Guard, ctx: Context): void {
@@ -57,7 +70,8 @@ function reject(err: unknown, guard: Guard, ctx: Context): void {
  * ```
  */
 export function requireAuth(options: RequireAuthOptions): RequireAuthMiddleware {
-  const { verifier, metadata, optional, allowDelegation, handleErrors } = resolveAdapterOptions(options);
+  const { verifier, metadata, optional, allowDelegation, handleErrors, origin } =
+    resolveAdapterOptions(options);
   const guard: Guard = Object.freeze({ verifier, handleErrors });
 
   const serveMetadata: Middleware = async (ctx, next) => {
@@ -70,7 +84,7 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthMiddleware 
   const protect: Middleware = async (ctx, next) => {
     guards.set(ctx, guard);
     try {
-      ctx.state.auth = await verifier.authenticate(toRequestLike(ctx), { optional, allowDelegation });
+      ctx.state.auth = await verifier.authenticate(toRequestLike(ctx, origin), { optional, allowDelegation });
     } catch (err) {
       return reject(err, guard, ctx);
     }

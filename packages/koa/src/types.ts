@@ -16,6 +16,11 @@ declare module 'koa' {
 
 /** How the middleware treats requests and errors. Defaults are in {@link DEFAULTS}. */
 export interface AdapterOptions {
+  /**
+   * The API's public origin (`https://api.example.com`): DPoP proofs must name it in `htu`. Set it
+   * behind a proxy; otherwise the origin is the one the framework reports (its trust-proxy setting decides).
+   */
+  origin?: string;
   /** Let a request without any token through as anonymous (`ctx.state.auth` undefined). A bad token is still refused. Default `false`. */
   optional?: boolean;
   /** Accept delegated (impersonation) tokens, those carrying `act`. `false` answers 403 `access_denied`. Default `true`. */

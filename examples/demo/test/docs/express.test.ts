@@ -152,7 +152,7 @@ describe('Express samples', () => {
     const refused = await request(app).get('/mcp');
     expect(refused.status).toBe(401);
     expect(refused.headers['www-authenticate']).toBe(
-      'Bearer realm="api", resource_metadata="https://api.example.com/.well-known/oauth-protected-resource/mcp"',
+      'Bearer realm="api", resource_metadata="https://api.example.com/.well-known/oauth-protected-resource/mcp", DPoP realm="api", algs="ES256 EdDSA RS256 PS256", resource_metadata="https://api.example.com/.well-known/oauth-protected-resource/mcp"',
     );
     const metadata = await request(app).get('/.well-known/oauth-protected-resource/mcp');
     expect(metadata.body).toEqual({
@@ -160,6 +160,7 @@ describe('Express samples', () => {
       authorization_servers: ['https://id.example.com/oidc'],
       bearer_methods_supported: ['header'],
       scopes_supported: ['mcp:tools', 'mcp:resources'],
+      dpop_signing_alg_values_supported: ['ES256', 'EdDSA', 'RS256', 'PS256'],
       resource_name: 'Example MCP server',
     });
     const token = await issuer.sign({ aud: 'https://api.example.com/mcp' });

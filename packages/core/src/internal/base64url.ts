@@ -31,3 +31,11 @@ export function decodeBase64url(segment: string): Buffer | undefined {
   }
   return Buffer.from(segment, 'base64url');
 }
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Decode strict, padded standard base64 (RFC 4648 §4), or return `undefined` when it is not that. */
+export function decodeBase64(value: string): Buffer | undefined {
+  if (value.length === 0 || !BASE64.test(value)) return undefined;
+  return Buffer.from(value, 'base64');
+}

@@ -17,6 +17,36 @@ export interface ExpectedError {
   readonly status: number;
   readonly code: string | undefined;
   readonly reason: AuthErrorReason;
+  /** The challenge carrying the error. Default: `DPoP` for DPoP error codes, else `Bearer`. */
+  readonly scheme?: 'Bearer' | 'DPoP';
+}
+
+/** One challenge of a `WWW-Authenticate` value. */
+export interface ParsedChallenge {
+  readonly scheme: string;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+/** Split a `WWW-Authenticate` value into its challenges (auth-params as quoted strings only). */
+export function parseChallenges(value: string | undefined): ParsedChallenge[] {
+  const out: { scheme: string; params: Record<string, string> }[] = [];
+  if (value === undefined) return out;
+  const token = /\s*(?:,\s*)?([A-Za-z][A-Za-z0-9_-]*)(?:\s*=\s*"([^"\\]*)"|(?=\s*,|\s*$|\s+[A-Za-z]))/y;
+  let m: RegExpExecArray | null;
+  let last = 0;
+  while ((m = token.exec(value)) !== null) {
+    last = token.lastIndex;
+    if (m[2] === undefined) out.push({ scheme: m[1]!, params: {} });
+    else {
+      const current = out[out.length - 1];
+      if (current === undefined) throw new Error(`auth-param before any scheme in ${value}`);
+      if (m[1]! in current.params) throw new Error(`duplicate ${m[1]} in ${value}`);
+      current.params[m[1]!] = m[2];
+    }
+    if (last >= value.length) break;
+  }
+  if (last !== value.length) throw new Error(`unparsable WWW-Authenticate: ${value}`);
+  return out;
 }
 
 /** IT: `401` + `error="invalid_token"`. */
@@ -52,13 +82,16 @@ export function expectError(error: unknown, expected: ExpectedError): AuthError 
     code: expected.code,
     reason: expected.reason,
   });
-  const challenge = e.headers['www-authenticate'];
+  const challenges = parseChallenges(e.headers['www-authenticate']);
+  expect(challenges.length, 'challenges').toBeGreaterThan(0);
   if (expected.code === undefined) {
-    expect(challenge).toMatch(/^Bearer(?: realm="[^"]*")?(?:,? resource_metadata="[^"]*")?$/);
-    expect(challenge).not.toContain('error=');
+    for (const c of challenges) expect(c.params.error, `${c.scheme} challenge error`).toBeUndefined();
   } else {
-    const pattern = `^Bearer (?:realm="[^"]*", )?error="${expected.code}", error_description="[^"]+"`;
-    expect(challenge).toMatch(new RegExp(pattern));
+    const dpopCode = expected.code === 'invalid_dpop_proof' || expected.code === 'use_dpop_nonce';
+    const scheme = expected.scheme ?? (dpopCode ? 'DPoP' : 'Bearer');
+    const withError = challenges.filter((c) => c.params.error !== undefined);
+    expect(withError.map((c) => [c.scheme, c.params.error])).toEqual([[scheme, expected.code]]);
+    expect(withError[0]!.params.error_description).toBe(e.description);
   }
   return e;
 }

@@ -1,6 +1,6 @@
 /**
  * A real loopback Node HTTP server that authenticates each request with a verifier, the way an adapter
- * does: it passes `headers`, `rawHeaders`, `method`, the query and a form body to `authenticate()` and
+ * does: it passes `headers`, `rawHeaders`, `method`, the absolute `url`, the query and a form body to `authenticate()` and
  * answers an `AuthError` with its status, headers and JSON body.
  */
 import { createServer, request as httpRequest, type OutgoingHttpHeaders, type Server } from 'node:http';
@@ -24,6 +24,7 @@ export interface TestApp {
 }
 
 export async function startApp(verifier: Verifier): Promise<TestApp> {
+  let origin = '';
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -34,6 +35,7 @@ export async function startApp(verifier: Verifier): Promise<TestApp> {
         headers: req.headers,
         rawHeaders: req.rawHeaders,
         method: req.method,
+        url: `${origin}${req.url ?? '/'}`,
         query: new URL(req.url ?? '/', 'http://x').searchParams,
         body: form ? Object.fromEntries(new URLSearchParams(text)) : undefined,
       });
@@ -50,9 +52,10 @@ export async function startApp(verifier: Verifier): Promise<TestApp> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  origin = `http://127.0.0.1:${port}`;
 
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin,
     request(path, options = {}) {
       return new Promise((resolve, reject) => {
         const req = httpRequest(

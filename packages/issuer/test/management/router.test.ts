@@ -34,7 +34,9 @@ describe.each(DRIVERS)('%s', (driver) => {
     it('no token → 401 with a bare Bearer challenge', async () => {
       const res = await api(t, undefined, 'GET', '/users');
       expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="gatehouse-management"');
+      expect(res.headers.get('www-authenticate')).toBe(
+        'Bearer realm="gatehouse-management", DPoP realm="gatehouse-management", algs="ES256 EdDSA RS256 PS256"',
+      );
       expect(res.body).toEqual({ code: 'unauthorized', message: expect.any(String) });
     });
 
