@@ -85,13 +85,14 @@ export const DEFAULTS = Object.freeze({
   dpopAlg: 'ES256',
   /** Header `typ` of DPoP proofs (RFC 9449 §4.2). */
   dpopTyp: 'dpop+jwt',
-  /** Subject and issuer `CN` of `generateTestCertificate()`'s client certificate. */
+  /** Subject `CN` of `generateTestCertificate()`'s certificates. */
   certificateCommonName: 'test-client',
   /** Subject `CN` of the test certificate authority that signs client certificates. */
   certificateAuthorityName: 'Gatehouse Test CA',
   /**
-   * Validity of test certificates in seconds (1 day) from `notBefore`: longer than any test run, short
-   * enough that a leaked one is worthless. TLS checks it against the real clock, not a faked `Date`.
+   * Validity of test certificates in seconds (1 day) from when they are made (`notAfter`): longer than any test run, short
+   * enough that a leaked one is worthless. Dated from `Date.now()`, but TLS checks it against the real
+   * clock: make certificates before faking `Date`.
    */
   certificateValidity: 86_400,
   /** Seconds by which a test certificate's `notBefore` is backdated (5 min), so clock skew never makes it "not yet valid". */
