@@ -190,7 +190,7 @@ export function validateSignOptions(options: unknown): SignOptions {
     const dpop = options.dpop;
     if (!isObject(dpop)) return fail('dpop', 'must be a key from generateDpopKey() or a public JWK');
     try {
-      thumbprint(isObject(dpop.publicJwk) ? dpop.publicJwk : (dpop as JwkInput));
+      thumbprint((isObject(dpop.publicJwk) ? dpop.publicJwk : dpop) as JwkInput);
     } catch (error) {
       fail('dpop', `must be a key from generateDpopKey() or a public JWK (${(error as Error).message})`);
     }

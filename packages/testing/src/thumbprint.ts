@@ -18,13 +18,13 @@ import { createHash, X509Certificate } from 'node:crypto';
  * ```
  */
 export interface JwkInput {
-  readonly kty?: unknown;
+  readonly kty: string;
   readonly [member: string]: unknown;
 }
 
 /**
  * A certificate given as its DER bytes, a PEM string, or anything holding its DER bytes in `der` (a
- * {@link TestCertificate}).
+ * `TestCertificate` from `generateTestCertificate()`).
  *
  * @example
  * ```ts

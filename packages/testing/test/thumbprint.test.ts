@@ -57,7 +57,7 @@ describe('thumbprint (RFC 7638)', () => {
 
   it('refuses unknown key types and missing members', () => {
     expect(() => thumbprint({ kty: 'XYZ' })).toThrow(/"kty" must be one of EC, RSA, OKP, oct/);
-    expect(() => thumbprint({ x: 'a' })).toThrow(TypeError);
+    expect(() => thumbprint({ x: 'a' } as never)).toThrow(TypeError);
     expect(() => thumbprint({ kty: 'EC', crv: 'P-256', x: 'a' })).toThrow(/"y" must be a non-empty string/);
     expect(() => thumbprint(null as never)).toThrow(/must be a JWK object/);
   });
