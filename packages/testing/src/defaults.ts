@@ -81,4 +81,20 @@ export const DEFAULTS = Object.freeze({
   wrongIssuer: 'https://other-issuer.gatehouse.test/oidc',
   /** Header `typ` of `tokens.wrongType()`: a DPoP proof, which no verifier may take for an access token. */
   wrongTyp: 'dpop+jwt',
+  /** Algorithm of `generateDpopKey()`: ES256 is the one every DPoP server supports, and its keys are quick to make. */
+  dpopAlg: 'ES256',
+  /** Header `typ` of DPoP proofs (RFC 9449 §4.2). */
+  dpopTyp: 'dpop+jwt',
+  /** Subject `CN` of `generateTestCertificate()`'s certificates. */
+  certificateCommonName: 'test-client',
+  /** Subject `CN` of the test certificate authority that signs client certificates. */
+  certificateAuthorityName: 'Gatehouse Test CA',
+  /**
+   * Validity of test certificates in seconds (1 day) from when they are made (`notAfter`): longer than any test run, short
+   * enough that a leaked one is worthless. Dated from `Date.now()`, but TLS checks it against the real
+   * clock: make certificates before faking `Date`.
+   */
+  certificateValidity: 86_400,
+  /** Seconds by which a test certificate's `notBefore` is backdated (5 min), so clock skew never makes it "not yet valid". */
+  certificateBackdate: 300,
 } as const);

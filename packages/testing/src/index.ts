@@ -17,13 +17,32 @@
  *
  * @module
  */
+export {
+  clientCertHeader,
+  createTestCertificateAuthority,
+  generateTestCertificate,
+  type TestCertificate,
+  type TestCertificateAuthority,
+  type TestCertificateAuthorityOptions,
+  type TestCertificateOptions,
+} from './certificates.js';
 export { DEFAULTS, TEST_ALGORITHMS, type TestAlgorithm } from './defaults.js';
+export {
+  accessTokenHash,
+  createDpopProof,
+  type DpopAlgorithm,
+  type DpopKey,
+  type DpopProofOptions,
+  type DpopPublicJwk,
+  generateDpopKey,
+} from './dpop.js';
 export { type OutageOptions, onUnhandledRequest, type TimeoutOutageOptions } from './handlers.js';
 export type { OutageKind } from './internal/routes.js';
 export type { PublicJwk, RotateOptions, TestJwks } from './keys.js';
 export type { SignOptions, TestIssuerOptions } from './options.js';
 export type { IssuerServer, ListenOptions } from './server.js';
 export { createTestIssuer } from './test-issuer.js';
+export { type CertificateInput, certificateThumbprint, type JwkInput, thumbprint } from './thumbprint.js';
 export { tamperSignature } from './tokens.js';
 export type {
   ActorClaim,

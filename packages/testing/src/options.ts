@@ -5,6 +5,8 @@
  * @module
  */
 import { DEFAULTS, TEST_ALGORITHMS, type TestAlgorithm } from './defaults.js';
+import type { DpopKey } from './dpop.js';
+import { type CertificateInput, certificateDer, type JwkInput, thumbprint } from './thumbprint.js';
 
 /**
  * Options of {@link createTestIssuer}. Every one is optional; see {@link DEFAULTS}.
@@ -63,6 +65,17 @@ export interface SignOptions {
   header?: Record<string, unknown>;
   /** Header `typ`. Default `at+jwt`. */
   typ?: string;
+  /**
+   * Bind the token to a DPoP key (RFC 9449 §6): adds `cnf.jkt`, the key's RFC 7638 thumbprint. A key from
+   * `generateDpopKey()` or any public JWK. Default: not bound. A `cnf` claim in `claims` replaces it.
+   */
+  dpop?: DpopKey | JwkInput;
+  /**
+   * Bind the token to a client certificate (RFC 8705 §3): adds `cnf["x5t#S256"]`, the SHA-256 thumbprint of
+   * its DER. A certificate from `generateTestCertificate()`, its DER bytes or PEM. Default: not bound. With
+   * `dpop` too, `cnf` holds both. A `cnf` claim in `claims` replaces it.
+   */
+  certificate?: CertificateInput;
 }
 
 /** {@link TestIssuerOptions} after defaults and validation. */
@@ -173,6 +186,22 @@ export function validateSignOptions(options: unknown): SignOptions {
   nonEmptyString(options.kid, 'kid');
   if (options.typ !== undefined && typeof options.typ !== 'string') fail('typ', 'must be a string');
   if (options.header !== undefined && !isObject(options.header)) fail('header', 'must be an object');
+  if (options.dpop !== undefined) {
+    const dpop = options.dpop;
+    if (!isObject(dpop)) return fail('dpop', 'must be a key from generateDpopKey() or a public JWK');
+    try {
+      thumbprint((isObject(dpop.publicJwk) ? dpop.publicJwk : dpop) as JwkInput);
+    } catch (error) {
+      fail('dpop', `must be a key from generateDpopKey() or a public JWK (${(error as Error).message})`);
+    }
+  }
+  if (options.certificate !== undefined) {
+    try {
+      certificateDer(options.certificate as CertificateInput);
+    } catch {
+      fail('certificate', 'must be a certificate from generateTestCertificate(), its DER bytes or PEM');
+    }
+  }
   return options as SignOptions;
 }
 

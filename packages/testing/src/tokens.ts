@@ -7,10 +7,17 @@
  *
  * @module
  */
-import { constants, randomUUID, sign } from 'node:crypto';
-import { DEFAULTS } from './defaults.js';
+import { constants, type KeyObject, randomUUID, sign } from 'node:crypto';
+import { DEFAULTS, type TestAlgorithm } from './defaults.js';
 import type { SigningKey } from './keys.js';
 import type { SignOptions } from './options.js';
+import { certificateThumbprint, type JwkInput, thumbprint } from './thumbprint.js';
+
+/** What signs a JWS: a private key and the algorithm to use it with (an issuer key or a DPoP key). */
+export interface Signer {
+  readonly alg: TestAlgorithm;
+  readonly privateKey: KeyObject;
+}
 
 /** The claim values a token gets when the caller does not set them. */
 export interface ClaimDefaults {
@@ -57,12 +64,34 @@ export function accessTokenClaims(
     jti: randomUUID(),
   };
   if (options.notBefore !== undefined) payload.nbf = now + options.notBefore;
+  const cnf = confirmation(options);
+  if (cnf !== undefined) payload.cnf = cnf;
   Object.assign(payload, claims);
   for (const name of Object.keys(payload)) if (payload[name] === undefined) delete payload[name];
   return payload;
 }
 
-function signatureOf(key: SigningKey, input: string): Buffer {
+/**
+ * The `cnf` claim (RFC 7800) of a sender-constrained token, from the `dpop` and `certificate` options:
+ * `jkt` (RFC 9449 §6.1) and `x5t#S256` (RFC 8705 §3.1). `undefined` when neither is set.
+ *
+ * @example
+ * ```ts
+ * confirmation({ dpop: key }); // { jkt: key.thumbprint }
+ * confirmation({ certificate: client }); // { 'x5t#S256': client.thumbprint }
+ * ```
+ */
+export function confirmation(options: SignOptions): Record<string, string> | undefined {
+  const { dpop, certificate } = options;
+  if (dpop === undefined && certificate === undefined) return undefined;
+  const cnf: Record<string, string> = {};
+  // The thumbprint is computed from the public JWK, never taken from the caller's object.
+  if (dpop !== undefined) cnf.jkt = thumbprint('publicJwk' in dpop ? (dpop.publicJwk as JwkInput) : dpop);
+  if (certificate !== undefined) cnf['x5t#S256'] = certificateThumbprint(certificate);
+  return cnf;
+}
+
+function signatureOf(key: Signer, input: string): Buffer {
   const data = Buffer.from(input, 'latin1');
   switch (key.alg) {
     case 'ES256':
@@ -109,7 +138,7 @@ export function tokenHeader(key: SigningKey, options: SignOptions = {}): Record<
  * ```
  */
 export function signCompact(
-  key: SigningKey,
+  key: Signer,
   header: Record<string, unknown>,
   payload: Record<string, unknown>,
 ): string {

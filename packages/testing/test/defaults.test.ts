@@ -20,6 +20,18 @@ describe('DEFAULTS', () => {
     expect(TEST_ALGORITHMS).toEqual(['ES256', 'RS256', 'PS256', 'EdDSA']);
   });
 
+  it('holds the DPoP and certificate defaults', () => {
+    expect(DEFAULTS).toMatchObject({
+      dpopAlg: 'ES256',
+      dpopTyp: 'dpop+jwt',
+      certificateCommonName: 'test-client',
+      certificateAuthorityName: 'Gatehouse Test CA',
+      certificateValidity: 86_400,
+      certificateBackdate: 300,
+    });
+    expect(TEST_ALGORITHMS).toContain(DEFAULTS.dpopAlg);
+  });
+
   it('puts bad tokens beyond the largest clock tolerance core accepts (300 s)', () => {
     expect(DEFAULTS.skew).toBeGreaterThan(300);
   });

@@ -4,7 +4,21 @@ import * as testing from '../src/index.js';
 describe('public API', () => {
   it('exports exactly the documented values', () => {
     expect(Object.keys(testing).sort()).toEqual(
-      ['DEFAULTS', 'TEST_ALGORITHMS', 'createTestIssuer', 'onUnhandledRequest', 'tamperSignature'].sort(),
+      [
+        'DEFAULTS',
+        'TEST_ALGORITHMS',
+        'accessTokenHash',
+        'certificateThumbprint',
+        'clientCertHeader',
+        'createDpopProof',
+        'createTestCertificateAuthority',
+        'createTestIssuer',
+        'generateDpopKey',
+        'generateTestCertificate',
+        'onUnhandledRequest',
+        'tamperSignature',
+        'thumbprint',
+      ].sort(),
     );
   });
 

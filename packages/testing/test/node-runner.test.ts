@@ -1,6 +1,6 @@
 /**
- * Proves the package works outside vitest: runs test/node/issuer.test.mjs under `node --test`, importing
- * the built package (dist/) by its name. dist/ is rebuilt first when it is missing or older than src/.
+ * Proves the package works outside vitest: runs test/node/*.test.mjs under `node --test`, importing
+ * the built package (dist/) by its name, as ESM and as CommonJS. dist/ is rebuilt first when it is missing or older than src/.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -53,14 +53,14 @@ describe('node --test', () => {
   it('runs the node:test suite against the built package and passes', async () => {
     const result = await run(
       process.execPath,
-      ['--test', '--test-reporter=tap', 'test/node/issuer.test.mjs'],
+      ['--test', '--test-reporter=tap', 'test/node/issuer.test.mjs', 'test/node/sender-constrained.test.mjs'],
       {
         cwd: root,
         timeout: 60_000,
       },
     ).catch((error: { stdout?: string; stderr?: string; code?: number }) => error);
     const stdout = result.stdout ?? '';
-    expect(stdout, result.stderr).toMatch(/^# pass 5$/m);
+    expect(stdout, result.stderr).toMatch(/^# pass 9$/m);
     expect(stdout).toMatch(/^# fail 0$/m);
     expect((result as { code?: number }).code ?? 0).toBe(0);
   }, 60_000);

@@ -89,6 +89,11 @@ describe('validateSignOptions and validateClaims', () => {
     [{ kid: 3 }, /"kid" option/],
     [{ typ: 1 }, /"typ" option must be a string/],
     [{ header: [] }, /"header" option must be an object/],
+    [{ dpop: 'key' }, /"dpop" option must be a key from generateDpopKey\(\) or a public JWK/],
+    [{ dpop: { kty: 'EC', crv: 'P-256', x: 'a' } }, /"dpop" option .*"y" must be a non-empty string/],
+    [{ dpop: { publicJwk: { kty: 'nope' } } }, /"dpop" option .*"kty" must be one of/],
+    [{ certificate: 'not PEM' }, /"certificate" option must be a certificate from generateTestCertificate/],
+    [{ certificate: { der: 'x' } }, /"certificate" option/],
   ])('refuses %j', (options, message) => {
     expect(() => validateSignOptions(options)).toThrow(message);
   });

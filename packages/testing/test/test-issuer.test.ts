@@ -1,6 +1,8 @@
 import { ForbiddenError, InsufficientScopeError } from '@gatehouse/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { generateTestCertificate } from '../src/certificates.js';
 import { DEFAULTS, TEST_ALGORITHMS } from '../src/defaults.js';
+import { generateDpopKey } from '../src/dpop.js';
 import { createTestIssuer } from '../src/test-issuer.js';
 import { decode, expectRejected, verifierFor } from './helpers/verify.js';
 
@@ -95,6 +97,27 @@ describe('createTestIssuer', () => {
     expect(auth.claims.tenant).toBe('acme');
     // Without sub the RFC 9068 profile fails.
     await expectRejected(verifierFor(issuer, { strict: true }), token, 'claim');
+  });
+
+  it('sign() binds tokens to a DPoP key or a client certificate (cnf), impersonation and bad tokens too', async () => {
+    const issuer = await createTestIssuer();
+    const [key, cert] = await Promise.all([generateDpopKey(), generateTestCertificate()]);
+    const dpopBound = decode(await issuer.sign({ scope: 'read:orders' }, { dpop: key }));
+    expect(dpopBound.payload).toMatchObject({ scope: 'read:orders', cnf: { jkt: key.thumbprint } });
+    expect(dpopBound.header).toEqual({ alg: 'ES256', kid: issuer.kid, typ: 'at+jwt' });
+    const certBound = decode(await issuer.sign({}, { certificate: cert })).payload;
+    expect(certBound.cnf).toEqual({ 'x5t#S256': cert.thumbprint });
+    const acting = decode(
+      await issuer.impersonation('agent-7', { sub: 'customer-42' }, { dpop: key }),
+    ).payload;
+    expect(acting).toMatchObject({ act: { sub: 'agent-7' }, cnf: { jkt: key.thumbprint } });
+    const expired = decode(await issuer.tokens.expired({}, { dpop: key })).payload;
+    expect(expired.cnf).toEqual({ jkt: key.thumbprint });
+    expect(decode(await issuer.tokens.unknownKey({}, { certificate: cert })).payload.cnf).toEqual({
+      'x5t#S256': cert.thumbprint,
+    });
+    expect(decode(await issuer.sign()).payload).not.toHaveProperty('cnf');
+    await expect(issuer.sign({}, { dpop: 'key' as never })).rejects.toThrow(/"dpop" option/);
   });
 
   it('sign() validates its arguments', async () => {

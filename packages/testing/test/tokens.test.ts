@@ -1,8 +1,12 @@
+import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { generateTestCertificate } from '../src/certificates.js';
+import { generateDpopKey } from '../src/dpop.js';
 import { generateSigningKey } from '../src/keys.js';
 import {
   accessTokenClaims,
   type ClaimDefaults,
+  confirmation,
   signCompact,
   tamperSignature,
   tokenHeader,
@@ -66,6 +70,42 @@ describe('accessTokenClaims', () => {
     const c = accessTokenClaims({ ...defaults, audience }, {}, {}, 1);
     (c.aud as string[]).push('b');
     expect(audience).toEqual(['a']);
+  });
+});
+
+describe('sender-constrained claims (cnf)', async () => {
+  const key = await generateDpopKey('ES256');
+  const cert = await generateTestCertificate();
+
+  it('binds to a DPoP key: cnf.jkt is the RFC 7638 thumbprint of its public JWK', () => {
+    const c = accessTokenClaims(defaults, {}, { dpop: key }, 1_000);
+    const { crv, kty, x, y } = key.publicJwk;
+    const expected = createHash('sha256').update(JSON.stringify({ crv, kty, x, y })).digest('base64url');
+    expect(c.cnf).toEqual({ jkt: expected });
+    // A bare public JWK works too, and the thumbprint is recomputed rather than trusted.
+    expect(confirmation({ dpop: { ...key.publicJwk } })).toEqual({ jkt: expected });
+    expect(confirmation({ dpop: { ...key, thumbprint: 'forged' } })).toEqual({ jkt: expected });
+  });
+
+  it('binds to a certificate: cnf["x5t#S256"] is base64url(SHA-256(DER)), from the object, DER or PEM', () => {
+    const expected = createHash('sha256').update(cert.der).digest('base64url');
+    expect(accessTokenClaims(defaults, {}, { certificate: cert }, 1_000).cnf).toEqual({
+      'x5t#S256': expected,
+    });
+    expect(confirmation({ certificate: cert.der })).toEqual({ 'x5t#S256': expected });
+    expect(confirmation({ certificate: cert.certificate })).toEqual({ 'x5t#S256': expected });
+  });
+
+  it('holds both with both options, nothing without, and a cnf claim replaces it', () => {
+    expect(confirmation({ dpop: key, certificate: cert })).toEqual({
+      jkt: key.thumbprint,
+      'x5t#S256': cert.thumbprint,
+    });
+    expect(accessTokenClaims(defaults, {}, {}, 1_000)).not.toHaveProperty('cnf');
+    expect(accessTokenClaims(defaults, { cnf: { jkt: 'other' } }, { dpop: key }, 1_000).cnf).toEqual({
+      jkt: 'other',
+    });
+    expect(accessTokenClaims(defaults, { cnf: undefined }, { dpop: key }, 1_000)).not.toHaveProperty('cnf');
   });
 });
 

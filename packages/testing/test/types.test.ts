@@ -3,13 +3,23 @@ import { describe, expectTypeOf, it } from 'vitest';
 import type {
   ActorClaim,
   BadTokenFactory,
+  CertificateInput,
+  clientCertHeader,
+  createDpopProof,
+  DpopKey,
+  DpopProofOptions,
+  generateDpopKey,
+  generateTestCertificate,
   IssuerServer,
   OutageKind,
   PublicJwk,
   SignOptions,
   TestAlgorithm,
+  TestCertificate,
+  TestCertificateAuthority,
   TestIssuer,
   TestIssuerOptions,
+  thumbprint,
   VerifierConnection,
 } from '../src/index.js';
 
@@ -27,6 +37,20 @@ describe('public types', () => {
     expectTypeOf<TestIssuer['outage']['simulate']>().parameter(0).toEqualTypeOf<OutageKind>();
     expectTypeOf<TestIssuer['alg']>().toEqualTypeOf<TestAlgorithm>();
     expectTypeOf<ReturnType<TestIssuer['jwks']>['keys']>().toEqualTypeOf<PublicJwk[]>();
+  });
+
+  it('DPoP and certificate helpers have the contract signatures', () => {
+    expectTypeOf<typeof generateDpopKey>().parameters.toEqualTypeOf<[TestAlgorithm?]>();
+    expectTypeOf<typeof generateDpopKey>().returns.toEqualTypeOf<Promise<DpopKey>>();
+    expectTypeOf<typeof createDpopProof>().parameters.toEqualTypeOf<[DpopProofOptions]>();
+    expectTypeOf<typeof createDpopProof>().returns.toEqualTypeOf<string>();
+    expectTypeOf<typeof thumbprint>().returns.toEqualTypeOf<string>();
+    expectTypeOf<typeof generateTestCertificate>().returns.toEqualTypeOf<Promise<TestCertificate>>();
+    expectTypeOf<TestCertificate['ca']>().toEqualTypeOf<TestCertificateAuthority>();
+    expectTypeOf<typeof clientCertHeader>().parameters.toEqualTypeOf<[CertificateInput]>();
+    expectTypeOf<TestCertificate>().toMatchTypeOf<CertificateInput>();
+    expectTypeOf<{ dpop: DpopKey; certificate: TestCertificate }>().toMatchTypeOf<SignOptions>();
+    expectTypeOf<{ method: 'GET'; url: string }>().not.toMatchTypeOf<DpopProofOptions>(); // key is required
   });
 
   it('options accept the documented values only', () => {

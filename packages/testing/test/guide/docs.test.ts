@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createVerifier } from '@gatehouse/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createTestIssuer, DEFAULTS } from '../../src/index.js';
+import { createTestIssuer, DEFAULTS, type DpopProofOptions } from '../../src/index.js';
 
 const doc = readFileSync(new URL('../../../../docs/testing.md', import.meta.url), 'utf8');
 const lines = doc.split('\n');
@@ -27,6 +27,32 @@ describe('docs/testing.md', () => {
     expect(row('typ')).toContain(`\`"${DEFAULTS.typ}"\``);
     expect(doc).toContain(DEFAULTS.wrongAudience);
     expect(doc).toContain(DEFAULTS.wrongIssuer);
+  });
+
+  it('states the DPoP defaults and documents every proof option and the binding sign options', () => {
+    const table = lines.slice(lines.findIndex((l) => l.startsWith('| `createDpopProof` option |')));
+    const row = (option: string) => table.find((l) => l.startsWith(`| \`${option}\``)) ?? '';
+    expect(row('typ')).toContain(`\`"${DEFAULTS.dpopTyp}"\``);
+    const options: (keyof DpopProofOptions)[] = [
+      'key',
+      'accessToken',
+      'nonce',
+      'iat',
+      'jti',
+      'alg',
+      'header',
+      'claims',
+    ];
+    for (const option of options) expect(row(option), option).not.toBe('');
+    expect(row('key')).toContain('`method`, `url`');
+    for (const option of ['dpop', 'certificate'] as const) {
+      expect(
+        lines.some((l) => l.startsWith(`| \`${option}\` | not bound |`)),
+        option,
+      ).toBe(true);
+    }
+    expect(doc).toContain('## 14. DPoP and mTLS');
+    expect(doc).toContain('- [14. DPoP and mTLS](#14-dpop-and-mtls)');
   });
 
   it('gives every ready-made bad token with the reason core reports', async () => {
