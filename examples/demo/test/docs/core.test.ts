@@ -96,7 +96,10 @@ describe('docs/core.md', () => {
         403,
       );
       const missing = await fetch(server.url);
-      expect([missing.status, missing.headers.get('www-authenticate')]).toEqual([401, 'Bearer realm="api", DPoP realm="api", algs="ES256 EdDSA RS256 PS256"']);
+      expect([missing.status, missing.headers.get('www-authenticate')]).toEqual([
+        401,
+        'Bearer realm="api", DPoP realm="api", algs="ES256 EdDSA RS256 PS256"',
+      ]);
       expect(results).toEqual(['user-1']);
     } finally {
       await server.close();
