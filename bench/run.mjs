@@ -10,6 +10,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** bench/http has its own dependencies (the peer libraries), installed outside the workspace. */
+function installHttpBench() {
+  if (existsSync(join(root, 'bench/http/node_modules'))) return;
+  console.log('bench: installing bench/http dependencies (pnpm install --ignore-workspace)');
+  spawnSync('pnpm', ['install', '--dir', 'bench/http', '--ignore-workspace', '--reporter=silent'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}
 const BENCHES = {
   core: { file: 'bench/core/verify.bench.mjs', about: '@gatehouse/core verify() vs crypto.verify and jose' },
   issuer: {
@@ -20,27 +30,25 @@ const BENCHES = {
     file: 'packages/issuer/bench/storage.bench.mjs',
     about: 'issuer throughput: 1 instance on SQLite, 1 and 2 on PostgreSQL (needs PostgreSQL binaries)',
   },
+  dpop: {
+    file: 'bench/core/dpop.bench.mjs',
+    about: 'DPoP per request: core vs one proof signature and express-oauth2-jwt-bearer (needs bench/http)',
+    setup: () => installHttpBench(),
+  },
   http: {
     file: 'bench/http/run.mjs',
     about: 'adapters vs bare frameworks, hand-written jose and peer libraries (autocannon)',
-    setup: () => {
-      if (existsSync(join(root, 'bench/http/node_modules'))) return;
-      console.log('bench: installing bench/http dependencies (pnpm install --ignore-workspace)');
-      spawnSync('pnpm', ['install', '--dir', 'bench/http', '--ignore-workspace', '--reporter=silent'], {
-        cwd: root,
-        stdio: 'inherit',
-      });
-    },
+    setup: () => installHttpBench(),
   },
 };
 
 const wanted = process.argv[2] ?? 'default';
-const names = wanted === 'all' ? Object.keys(BENCHES) : wanted === 'default' ? ['core', 'issuer'] : [wanted];
+const names = wanted === 'all' ? Object.keys(BENCHES) : wanted === 'default' ? ['core', 'dpop', 'issuer'] : [wanted];
 let failed = false;
 for (const name of names) {
   const bench = BENCHES[name];
   if (bench === undefined) {
-    console.error(`bench: unknown benchmark "${name}" (core, issuer, storage, http, all)`);
+    console.error(`bench: unknown benchmark "${name}" (${Object.keys(BENCHES).join(', ')}, all)`);
     process.exit(2);
   }
   console.log(`\n== ${name}: ${bench.about}`);

@@ -43,7 +43,9 @@ export GATEHOUSE_DATABASE=':memory:' GATEHOUSE_LOG_LEVEL=warn
 cp "$here/gatehouse-issuer.json" "$here/claims.mjs" .
 npx gatehouse-issuer start --base-url http://localhost:3001 --port "$ISSUER_PORT" 2>start.txt >issuer.log &
 issuer_pid=$!
-trap 'kill $issuer_pid 2>/dev/null || true' EXIT
+# `npx` and `gatehouse-issuer` are shell functions here, so $! is a subshell whose child is the issuer:
+# stop both, or the issuer outlives the test.
+trap 'pkill -P "$issuer_pid" 2>/dev/null; kill "$issuer_pid" 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do curl -sf http://localhost:3001/health >/dev/null && break; sleep 0.1; done
 check "the issuer says where it listens" "$(head -1 start.txt)" "Gatehouse issuer listening on 127.0.0.1:$ISSUER_PORT"
 ADMIN_ID=$GATEHOUSE_ADMIN_CLIENT_ID ADMIN_SECRET=$GATEHOUSE_ADMIN_CLIENT_SECRET
