@@ -50,3 +50,26 @@ describe('docs/adapters.md options tables', () => {
     expect(cell(option)).toBe(typeof value === 'string' ? `\`"${value}"\`` : `\`${value}\``);
   });
 });
+
+describe('docs/dpop.md options table', () => {
+  const dpopDoc = readFileSync(join(root, 'docs/dpop.md'), 'utf8');
+  const cell = (option: string): string => {
+    const line = dpopDoc.split('\n').find((l) => l.startsWith(`| \`${option}\` |`));
+    if (line === undefined) throw new Error(`docs/dpop.md has no row for ${option}`);
+    return line.split('|')[2]!.trim();
+  };
+
+  it('states DEFAULTS.dpop and DEFAULTS.mtls', () => {
+    const d = DEFAULTS.dpop;
+    expect(cell('dpop.mode')).toBe(`\`"${d.mode}"\``);
+    expect(cell('dpop.algorithms')).toBe(`\`${d.algorithms.join(' ')}\``);
+    expect(cell('dpop.iatWindow')).toBe(`\`${d.iatWindow}\``);
+    expect(cell('dpop.iatLeeway')).toBe(`\`${d.iatLeeway}\``);
+    expect(cell('dpop.maxProofLength')).toBe(`\`${d.maxProofLength}\``);
+    expect(cell('dpop.nonce')).toBe(`\`${d.nonce}\``);
+    expect(cell('dpop.nonce.lifetime')).toBe(`\`${d.nonceLifetime}\``);
+    expect(cell('dpop.replayStore')).toContain(`\`${d.replayStoreMax}\``);
+    expect(cell('mtls.mode')).toBe(`\`"${DEFAULTS.mtls.mode}"\``);
+    expect(DEFAULTS.mtls.certificateHeader).toBeUndefined();
+  });
+});

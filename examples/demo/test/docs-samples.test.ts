@@ -35,6 +35,7 @@ export const PAGES = [
   'docs/impersonation.md',
   'docs/client.md',
   'docs/core.md',
+  'docs/dpop.md',
 ];
 
 /** One fenced block and the marker before it. */
