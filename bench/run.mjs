@@ -35,6 +35,11 @@ const BENCHES = {
     about: 'DPoP per request: core vs one proof signature and express-oauth2-jwt-bearer (needs bench/http)',
     setup: () => installHttpBench(),
   },
+  'http-dpop': {
+    file: 'bench/http/dpop.mjs',
+    about: 'DPoP over HTTP on Express: Gatehouse vs express-oauth2-jwt-bearer, fresh proof per request',
+    setup: () => installHttpBench(),
+  },
   http: {
     file: 'bench/http/run.mjs',
     about: 'adapters vs bare frameworks, hand-written jose and peer libraries (autocannon)',

@@ -22,12 +22,12 @@
  *      BENCH_FRAMEWORKS (express,fastify,koa), BENCH_ALGS (ES256,RS256), BENCH_CONFIGS (all; comma list).
  * Writes bench/results/http.json and bench/results/http.md.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ALGORITHMS, AUDIENCE, SCOPE, SUBJECT, startIssuer } from './lib/issuer.mjs';
+import { canPin, runLoad, startServer, stopServer } from './lib/process.mjs';
 import { checkTargets, summarize, toMarkdown } from './lib/report.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -57,7 +57,7 @@ const settings = {
   frameworks: list(process.env.BENCH_FRAMEWORKS, ['express', 'fastify', 'koa']),
   algorithms: list(process.env.BENCH_ALGS, ALGORITHMS),
   configs: list(process.env.BENCH_CONFIGS, undefined),
-  pinned: spawnSync('taskset', ['-c', '0', 'true']).status === 0 && cpus().length >= 2,
+  pinned: canPin,
 };
 settings.smoke = settings.duration < 5 || settings.rounds < 3;
 
@@ -110,52 +110,6 @@ const rotated = (r) => {
 };
 
 // --- one sample --------------------------------------------------------------------------------------
-const node = process.execPath;
-const pinned = (core, args) =>
-  settings.pinned ? ['taskset', ['-c', String(core), node, ...args]] : [node, args];
-
-function startServer(spec) {
-  const [cmd, args] = pinned(0, [join(here, 'server.mjs')]);
-  const child = spawn(cmd, args, {
-    env: { ...process.env, NODE_ENV: 'production', BENCH_SERVER: JSON.stringify(spec) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (d) => {
-    stderr += d;
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error('server did not start within 20 s')), 20_000);
-    const fail = (error) => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(
-        new Error(`${error.message}${stderr ? `: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`),
-      );
-    };
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const match = /READY (\d+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ port: Number(match[1]), child });
-      }
-    });
-    child.once('exit', (code) => fail(new Error(`server exited with ${code}`)));
-  });
-}
-
-async function stopServer(child) {
-  if (child.exitCode !== null) return;
-  child.removeAllListeners('exit');
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 /** The server answers the token with 200 and the right sub; a guard also refuses bad tokens. */
 async function preflight(url, kind, tokens) {
   const get = (token) => fetch(url, { headers: { authorization: `Bearer ${token}` } });
@@ -175,37 +129,14 @@ async function preflight(url, kind, tokens) {
 }
 
 function load(url, token) {
-  const [cmd, args] = pinned(1, [join(here, 'load.mjs')]);
-  const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => {
-    out += d;
-  });
-  child.stderr.on('data', (d) => {
-    err += d;
-  });
-  child.stdin.end(
-    JSON.stringify({
-      url,
-      headers: { authorization: `Bearer ${token}` },
-      connections: settings.connections,
-      warmup: settings.warmup,
-      duration: settings.duration,
-    }),
-  );
-  const limit = (settings.warmup + settings.duration + 30) * 1000;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), limit);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(JSON.parse(out));
-      else
-        reject(
-          new Error(`load generator exited with ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`),
-        );
-    });
-  });
+  const input = {
+    url,
+    headers: { authorization: `Bearer ${token}` },
+    connections: settings.connections,
+    warmup: settings.warmup,
+    duration: settings.duration,
+  };
+  return runLoad('load.mjs', input, (settings.warmup + settings.duration + 30) * 1000);
 }
 
 async function sample(round, item, issuer) {

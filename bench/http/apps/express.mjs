@@ -45,6 +45,17 @@ async function guards(config, { issuer, audience, jwksUri, alg, scope }) {
       const authenticate = requireAuth({ issuer, audience, jwksUri, algorithms: [alg], ...cache });
       return { chain: [authenticate, requireScope(scope)], sub: (req) => req.auth.subject };
     }
+    // DPoP configurations, run by dpop.mjs (not part of the Bearer plan of run.mjs).
+    case 'gatehouse-dpop': {
+      const { requireAuth, requireScope } = await import(gatehouseDist('express'));
+      const authenticate = requireAuth({ issuer, audience, jwksUri, algorithms: [alg] });
+      return { chain: [authenticate, requireScope(scope)], sub: (req) => req.auth.subject };
+    }
+    case 'express-oauth2-jwt-bearer-dpop':
+      return {
+        chain: [auth({ issuer, jwksUri, audience, dpop: { enabled: true } }), requiredScopes(scope)],
+        sub: (req) => req.auth.payload.sub,
+      };
     case 'express-oauth2-jwt-bearer':
       return {
         chain: [auth({ issuer, jwksUri, audience }), requiredScopes(scope)],

@@ -89,6 +89,12 @@ export async function startIssuer() {
     issuer,
     jwksUri: `${issuer}/jwks`,
     tokens,
+    /** A token like `good`, with extra claims (e.g. `cnf` for a DPoP-bound token). */
+    mint: (alg, extra) =>
+      signJwt(
+        keys.find((k) => k.alg === alg),
+        { ...claims(`${SCOPE} write:orders`), ...extra },
+      ),
     fetches: () => fetches,
     resetFetches: () => {
       fetches = 0;
