@@ -16,7 +16,7 @@ export async function startFastify(setup: AppSetup): Promise<RunningApp> {
   await app.register(formbody);
   await app.register(gatehouse, { verifier, resourceMetadata });
   const reply: RouteHandlerMethod = async (request) => describeAuth(request.auth);
-  const { requireAuth, optionalAuth, requireScope } = app;
+  const { requireAuth, optionalAuth, requireScope, refuseDelegation } = app;
 
   app.get('/me', { onRequest: requireAuth }, reply);
   app.get('/optional', { onRequest: optionalAuth }, reply);
@@ -24,11 +24,7 @@ export async function startFastify(setup: AppSetup): Promise<RunningApp> {
   app.get('/scoped/one', { onRequest: [requireAuth, requireScope(SCOPES.one)] }, reply);
   app.get('/scoped/all', { onRequest: [requireAuth, requireScope(SCOPES.pair)] }, reply);
   app.get('/scoped/any', { onRequest: [requireAuth, requireScope(SCOPES.pair, { mode: 'any' })] }, reply);
-  app.get(
-    '/no-delegation',
-    { onRequest: [requireAuth, requireScope([], { allowDelegation: false })] },
-    reply,
-  );
+  app.get('/no-delegation', { onRequest: [requireAuth, refuseDelegation] }, reply);
   app.get(
     '/no-delegation/scoped',
     { onRequest: [requireAuth, requireScope(SCOPES.one, { allowDelegation: false })] },

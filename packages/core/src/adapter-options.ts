@@ -5,6 +5,9 @@
  *
  * @module
  */
+
+import { rejectUnknownKeys } from './internal/known-keys.js';
+import { VERIFIER_OPTIONS } from './options.js';
 import {
   createProtectedResource,
   type ProtectedResource,
@@ -23,6 +26,8 @@ export const ADAPTER_DEFAULTS = Object.freeze({
   handleErrors: true,
   /** `requireScope()` needs every listed scope. */
   mode: 'all' as ScopeMode,
+  /** Keys are fetched at the first request; `true` fetches them when the middleware is created. */
+  warmUp: false,
 });
 
 /** Adapter switches on top of the verifier (or shared-verifier) options. */
@@ -39,6 +44,11 @@ export interface AdapterSwitches {
   allowDelegation?: boolean;
   /** Answer errors with RFC 6750 JSON; `false` hands them to the framework's error handling. Default `true`. */
   handleErrors?: boolean;
+  /**
+   * Fetch the signing keys as soon as the middleware (or plugin) is created, so a misconfiguration is
+   * reported at start-up (Fastify: registration fails; Express, Koa: `await auth.ready()`). Default `false`.
+   */
+  warmUp?: boolean;
 }
 
 /** Options of `requireScope()` in every adapter. */
@@ -56,9 +66,27 @@ export interface ResolvedAdapterOptions extends ProtectedResource {
   readonly optional: boolean;
   readonly allowDelegation: boolean;
   readonly handleErrors: boolean;
+  readonly warmUp: boolean;
 }
 
-function flag(value: unknown, option: 'optional' | 'allowDelegation' | 'handleErrors'): boolean {
+/** Every key an adapter's options object may hold: verifier options, the shared verifier, the switches. */
+const ADAPTER_OPTIONS: readonly string[] = Object.freeze([
+  ...VERIFIER_OPTIONS,
+  'verifier',
+  ...Object.keys({
+    origin: 1,
+    optional: 1,
+    allowDelegation: 1,
+    handleErrors: 1,
+    warmUp: 1,
+  } satisfies Record<keyof AdapterSwitches, 1>),
+]);
+const SCOPE_OPTIONS = Object.keys({ mode: 1, allowDelegation: 1 } satisfies Record<
+  keyof ScopeRequirementOptions,
+  1
+>);
+
+function flag(value: unknown, option: 'optional' | 'allowDelegation' | 'handleErrors' | 'warmUp'): boolean {
   if (value === undefined) return ADAPTER_DEFAULTS[option];
   if (typeof value !== 'boolean') throw new TypeError(`"${option}" option must be a boolean`);
   return value;
@@ -92,6 +120,8 @@ function publicOrigin(value: unknown): string | undefined {
 export function resolveAdapterOptions(
   options: ProtectedResourceOptions & AdapterSwitches,
 ): ResolvedAdapterOptions {
+  if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+  rejectUnknownKeys(options, ADAPTER_OPTIONS);
   const resource = createProtectedResource(options);
   return Object.freeze({
     ...resource,
@@ -99,6 +129,7 @@ export function resolveAdapterOptions(
     optional: flag(options.optional, 'optional'),
     allowDelegation: flag(options.allowDelegation, 'allowDelegation'),
     handleErrors: flag(options.handleErrors, 'handleErrors'),
+    warmUp: flag(options.warmUp, 'warmUp'),
   });
 }
 
@@ -118,10 +149,21 @@ export function resolveScopeRequirement(
   if (scopes === undefined) throw new TypeError('"scopes" must be a scope string or an array of scopes');
   if (options === null || typeof options !== 'object')
     throw new TypeError('requireScope options must be an object');
+  rejectUnknownKeys(options, SCOPE_OPTIONS);
   const mode = options.mode ?? ADAPTER_DEFAULTS.mode;
   if (mode !== 'all' && mode !== 'any') throw new TypeError('"mode" option must be "all" or "any"');
+  let list: readonly string[];
+  try {
+    list = toScopeList(scopes);
+  } catch (error) {
+    if (typeof scopes === 'string' || (Array.isArray(scopes) && scopes.length === 0))
+      throw new TypeError(
+        '"scopes" must name at least one scope (for a route without a scope, require authentication only)',
+      );
+    throw error;
+  }
   return Object.freeze({
-    scopes: toScopeList(scopes),
+    scopes: list,
     scopeMode: mode,
     allowDelegation: flag(options.allowDelegation, 'allowDelegation'),
   });

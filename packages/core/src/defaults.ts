@@ -103,6 +103,11 @@ export const DEFAULTS = Object.freeze({
      */
     certificateHeader: undefined as string | undefined,
   }),
+  /**
+   * Milliseconds between two `onWarning` reports of the same cause (5 min): a misconfigured issuer is
+   * reported at once, then at most this often, however many requests fail.
+   */
+  warningInterval: 300_000,
   /** Cache of verified results, keyed on the exact token, per verifier. */
   cache: Object.freeze({
     /** Most cached results. */

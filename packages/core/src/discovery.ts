@@ -28,33 +28,55 @@ export function metadataUrls(issuer: string): URL[] {
  * ```
  */
 export async function discoverJwksUri(issuer: string, limits: FetchLimits): Promise<URL> {
-  let lastError: unknown;
+  const tried: string[] = [];
+  let status: number | undefined;
   for (const url of metadataUrls(issuer)) {
     let doc: unknown;
     try {
       doc = await fetchJson(url, limits);
     } catch (error) {
-      lastError = error;
       // Only a missing document moves on to the next form; an outage is reported as it is.
-      if (error instanceof FetchFailure && (error.status === 404 || error.status === 410)) continue;
+      if (error instanceof FetchFailure && (error.status === 404 || error.status === 410)) {
+        tried.push(`${url.href} (HTTP ${error.status})`);
+        status = error.status;
+        continue;
+      }
       throw error;
     }
-    if (doc === null || typeof doc !== 'object') throw new FetchFailure('metadata is not a JSON object');
+    if (doc === null || typeof doc !== 'object' || Array.isArray(doc))
+      throw new FetchFailure('metadata_invalid', 'the metadata is not a JSON object', url);
     const meta = doc as Record<string, unknown>;
     if (meta.issuer !== issuer) {
-      throw new FetchFailure('metadata issuer does not match the configured issuer');
+      const found = typeof meta.issuer === 'string' ? `issuer "${printable(meta.issuer)}"` : 'no issuer';
+      throw new FetchFailure('issuer_mismatch', `the metadata names ${found}, not "${issuer}"`, url);
     }
-    if (typeof meta.jwks_uri !== 'string') throw new FetchFailure('metadata has no jwks_uri');
+    if (typeof meta.jwks_uri !== 'string')
+      throw new FetchFailure('metadata_invalid', 'the metadata has no jwks_uri', url);
     let jwksUri: URL;
     try {
       jwksUri = new URL(meta.jwks_uri);
     } catch {
-      throw new FetchFailure('metadata jwks_uri is not a URL');
+      throw new FetchFailure('jwks_uri_invalid', 'the metadata jwks_uri is not a URL', url);
     }
     if (!isAllowedUrl(jwksUri, limits.allowInsecureHttp)) {
-      throw new FetchFailure('metadata jwks_uri must use https:');
+      throw new FetchFailure(
+        'jwks_uri_invalid',
+        `the metadata jwks_uri ${printable(jwksUri.href)} must use https:`,
+        url,
+      );
     }
     return jwksUri;
   }
-  throw lastError instanceof FetchFailure ? lastError : new FetchFailure('no metadata document found');
+  throw new FetchFailure(
+    'metadata_not_found',
+    `no metadata at ${tried.join(' nor ')}`,
+    metadataUrls(issuer)[0],
+    status,
+  );
+}
+
+/** A value from a remote document, safe to put in a log line: printable ASCII, at most 200 characters. */
+function printable(value: string): string {
+  const clean = value.replace(/[^\x20-\x7e]/g, '?');
+  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
 }

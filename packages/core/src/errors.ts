@@ -358,6 +358,70 @@ export class ReplayStoreUnavailableError extends AuthError {
   }
 }
 
+/** Why the signing keys cannot be had; see {@link KeySetError}. */
+export type KeySetErrorCode =
+  | 'issuer_mismatch'
+  | 'metadata_not_found'
+  | 'metadata_invalid'
+  | 'jwks_uri_invalid'
+  | 'http_error'
+  | 'not_json'
+  | 'jwks_invalid'
+  | 'no_usable_key'
+  | 'redirect'
+  | 'too_large'
+  | 'insecure_url'
+  | 'tls'
+  | 'host_not_found'
+  | 'timeout'
+  | 'connection_failed'
+  | 'server_error';
+
+/**
+ * Why a verifier cannot get its signing keys, for the developer (never sent to clients, who get a
+ * generic 503): `kind` tells a configuration problem (a wrong `issuer`, metadata or a JWKS that is not
+ * there, no usable key, a TLS or DNS error) from an outage (timeouts, refused connections, 5xx). The
+ * message names the configured issuer, the URL and what was found instead, and says what to check.
+ * `warmUp()` rejects with it, `onWarning` receives it, and it is the `cause` of `KeysUnavailableError`.
+ *
+ * @example
+ * ```ts
+ * import { createVerifier, KeySetError } from '@gatehouse/core';
+ *
+ * try {
+ *   await verifier.warmUp(); // at start-up: a misconfigured API fails here, not at the first request
+ * } catch (err) {
+ *   if (err instanceof KeySetError && err.kind === 'configuration') {
+ *     console.error(err.message); process.exit(1);
+ *   }
+ * }
+ * ```
+ */
+export class KeySetError extends Error {
+  override readonly name = 'KeySetError';
+  /** Stable machine-readable cause. */
+  readonly code: KeySetErrorCode;
+  /** `configuration`: fix the setup; `outage`: the issuer or the network is down, retries may succeed. */
+  readonly kind: 'configuration' | 'outage';
+  /** The configured issuer. */
+  readonly issuer: string;
+  /** The URL that failed, when one did. */
+  readonly url: string | undefined;
+  constructor(
+    code: KeySetErrorCode,
+    kind: 'configuration' | 'outage',
+    issuer: string,
+    url: string | undefined,
+    message: string,
+  ) {
+    super(message);
+    this.code = code;
+    this.kind = kind;
+    this.issuer = issuer;
+    this.url = url;
+  }
+}
+
 /** Every concrete error class, for exhaustive handling. */
 export type AnyAuthError =
   | InvalidRequestError

@@ -52,6 +52,8 @@ export {
   InvalidTokenError,
   type InvalidTokenReason,
   isAuthError,
+  KeySetError,
+  type KeySetErrorCode,
   KeysUnavailableError,
   MissingTokenError,
   type OAuthErrorCode,

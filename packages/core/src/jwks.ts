@@ -17,7 +17,8 @@
  *
  * @module
  */
-import { type ErrorContext, InvalidTokenError, KeysUnavailableError } from './errors.js';
+import { type ErrorContext, InvalidTokenError, type KeySetError, KeysUnavailableError } from './errors.js';
+import { explain } from './internal/explain.js';
 import { FetchFailure, type FetchLimits, fetchJson } from './internal/fetch.js';
 import { importVerificationKey, type KeyEntry, keyMatchesAlgorithm } from './jwk.js';
 import type { JwksOptions } from './options.js';
@@ -36,6 +37,12 @@ export interface RemoteKeySetOptions {
   readonly context: ErrorContext;
   /** Called after a refresh changed the set of keys (the verifier drops its result cache). */
   readonly onChange?: () => void;
+  /** The configured issuer, named in explanations. */
+  readonly issuer: string;
+  /** Told why keys cannot be had, at most once per distinct cause per `warningInterval` ms. */
+  readonly onWarning?: ((warning: KeySetError) => void) | undefined;
+  /** Milliseconds between two warnings of the same cause. */
+  readonly warningInterval: number;
 }
 
 /** Counters for observability and tests. */
@@ -75,6 +82,9 @@ export class RemoteKeySet {
   #lastFailed = false;
   #fetches = 0;
   #pending: Promise<void> | undefined;
+  #lastError: KeySetError | undefined;
+  /** When each cause (code + URL) was last reported. */
+  readonly #warned = new Map<string, number>();
 
   constructor(options: RemoteKeySetOptions) {
     this.#options = options;
@@ -159,6 +169,27 @@ export class RemoteKeySet {
     return this.#refresh();
   }
 
+  /** Why the last refresh failed, when it did. */
+  get lastError(): KeySetError | undefined {
+    return this.#lastError;
+  }
+
+  #warn(error: KeySetError): void {
+    const onWarning = this.#options.onWarning;
+    if (onWarning === undefined) return;
+    const cause = `${error.code} ${error.url ?? ''}`;
+    const now = Date.now();
+    const last = this.#warned.get(cause);
+    if (last !== undefined && now - last < this.#options.warningInterval) return;
+    if (this.#warned.size >= 100) this.#warned.clear();
+    this.#warned.set(cause, now);
+    try {
+      onWarning(error);
+    } catch {
+      // A failing logger must not turn a 503 into something else.
+    }
+  }
+
   #match(kid: string | undefined, alg: Algorithm): readonly KeyEntry[] {
     const pool = kid === undefined ? this.#entries : this.#byKid.get(kid);
     if (pool === undefined) return NO_KEYS;
@@ -178,7 +209,7 @@ export class RemoteKeySet {
     return this.#lastFailed && age >= cacheMaxAge && age < cacheMaxAge + staleIfError;
   }
 
-  #unavailable(cause?: unknown): KeysUnavailableError {
+  #unavailable(cause: unknown = this.#lastError): KeysUnavailableError {
     const wait = Math.max(this.#retryAt - Date.now(), 1000) / 1000;
     return new KeysUnavailableError(wait, this.#options.context, { cause });
   }
@@ -198,7 +229,10 @@ export class RemoteKeySet {
         this.#totalFailures++;
         this.#lastFailed = true;
         this.#retryAt = Date.now() + Math.min(backoffInitial * 2 ** (this.#failures - 1), backoffMax);
-        throw this.#unavailable(error);
+        const explained = explain(error, this.#options.issuer);
+        this.#lastError = explained;
+        this.#warn(explained);
+        throw this.#unavailable(explained);
       },
     );
     this.#pending = pending;
@@ -212,14 +246,15 @@ export class RemoteKeySet {
     }
     const doc = await fetchJson(this.#uri, this.#limits, 'application/jwk-set+json, application/json');
     if (doc === null || typeof doc !== 'object' || !Array.isArray((doc as { keys?: unknown }).keys)) {
-      throw new FetchFailure('JWKS has no "keys" array');
+      throw new FetchFailure('jwks_invalid', 'the JWKS has no "keys" array', this.#uri);
     }
     const raw = (doc as { keys: unknown[] }).keys.slice(0, this.#options.jwks.maxKeys);
     const entries = (await Promise.all(raw.map(importVerificationKey))).filter(
       (e): e is KeyEntry => e !== undefined,
     );
     // An empty or unusable set is a broken deployment, not a revocation of every key: keep the old ones.
-    if (entries.length === 0) throw new FetchFailure('JWKS holds no usable verification key');
+    if (entries.length === 0)
+      throw new FetchFailure('no_usable_key', 'the JWKS holds no usable verification key', this.#uri);
 
     const byKid = new Map<string, KeyEntry[]>();
     for (const entry of entries) {
@@ -235,6 +270,7 @@ export class RemoteKeySet {
     this.#failures = 0;
     this.#retryAt = 0;
     this.#lastFailed = false;
+    this.#lastError = undefined;
     if (changed) this.#options.onChange?.();
   }
 }

@@ -14,6 +14,8 @@ import {
   resolveDpopOptions,
   resolveMtlsOptions,
 } from './dpop-options.js';
+import type { KeySetError } from './errors.js';
+import { rejectUnknownKeys } from './internal/known-keys.js';
 import { toScopeList } from './scopes.js';
 import type { AccessTokenClaims, Algorithm } from './types.js';
 
@@ -108,7 +110,39 @@ export interface VerifierOptions {
   dpop?: DpopOptions;
   /** Certificate-bound tokens (RFC 8705). Default: a bound token needs its TLS client certificate. */
   mtls?: MtlsOptions;
+  /**
+   * Told why the signing keys cannot be had (a {@link KeySetError}: a wrong `issuer`, missing metadata,
+   * no usable key, TLS or DNS errors, outages), once per distinct cause per `DEFAULTS.warningInterval`.
+   * Clients only ever see a generic 503. Default: `console.warn` of the message; `false` silences it.
+   */
+  onWarning?: ((warning: KeySetError) => void) | false;
 }
+
+/** Every member of {@link VerifierOptions}: the compiler keeps this list in step with the interface. */
+export const VERIFIER_OPTIONS: readonly string[] = Object.freeze(
+  Object.keys({
+    issuer: 1,
+    audience: 1,
+    jwksUri: 1,
+    algorithms: 1,
+    clockTolerance: 1,
+    maxTokenAge: 1,
+    strict: 1,
+    requiredScopes: 1,
+    claims: 1,
+    jwks: 1,
+    cache: 1,
+    fetch: 1,
+    allowInsecureHttp: 1,
+    maxTokenLength: 1,
+    realm: 1,
+    resourceMetadata: 1,
+    tokenSources: 1,
+    dpop: 1,
+    mtls: 1,
+    onWarning: 1,
+  } satisfies Record<keyof VerifierOptions, 1>),
+);
 
 /** Options after defaults and validation. */
 export interface ResolvedOptions {
@@ -131,6 +165,8 @@ export interface ResolvedOptions {
   readonly tokenSources: Readonly<Required<TokenSourceOptions>>;
   readonly dpop: ResolvedDpopOptions;
   readonly mtls: ResolvedMtlsOptions;
+  /** `undefined` when warnings are off. */
+  readonly onWarning: ((warning: KeySetError) => void) | undefined;
 }
 
 const fail = (option: string, must: string): never => {
@@ -196,6 +232,18 @@ function claimChecks(value: unknown): Array<readonly [string, ClaimCheck]> {
   return out;
 }
 
+/** The default `onWarning`: one line on stderr, never a token (a {@link KeySetError} holds none). */
+const consoleWarning = (warning: KeySetError): void => {
+  console.warn(`gatehouse: ${warning.message}`);
+};
+
+function warningHandler(value: unknown): ((warning: KeySetError) => void) | undefined {
+  if (value === undefined) return consoleWarning;
+  if (value === false) return undefined;
+  if (typeof value !== 'function') return fail('onWarning', 'must be a function or false');
+  return value as (warning: KeySetError) => void;
+}
+
 /**
  * Merge options with {@link DEFAULTS} and validate them. Throws a `TypeError` naming the option.
  *
@@ -208,6 +256,7 @@ function claimChecks(value: unknown): Array<readonly [string, ClaimCheck]> {
  */
 export function resolveOptions(options: VerifierOptions): ResolvedOptions {
   if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+  rejectUnknownKeys(options, VERIFIER_OPTIONS);
   const allowInsecureHttp = options.allowInsecureHttp ?? DEFAULTS.allowInsecureHttp;
   if (typeof allowInsecureHttp !== 'boolean') fail('allowInsecureHttp', 'must be a boolean');
 
@@ -254,11 +303,15 @@ export function resolveOptions(options: VerifierOptions): ResolvedOptions {
   try {
     requiredScopes = toScopeList(options.requiredScopes);
   } catch {
-    fail('requiredScopes', 'must be a space-separated string or an array of scope strings');
+    fail(
+      'requiredScopes',
+      'must be a space-separated string or an array of scope strings naming at least one scope (omit it for none)',
+    );
   }
 
   const j = options.jwks ?? {};
   if (j === null || typeof j !== 'object') fail('jwks', 'must be an object');
+  rejectUnknownKeys(j, Object.keys(DEFAULTS.jwks), 'jwks.');
   const d = DEFAULTS.jwks;
   const jwks = Object.freeze({
     cacheMaxAge: duration(j.cacheMaxAge, d.cacheMaxAge, 'jwks.cacheMaxAge'),
@@ -275,6 +328,7 @@ export function resolveOptions(options: VerifierOptions): ResolvedOptions {
   if (options.cache !== false) {
     const c = options.cache ?? {};
     if (c === null || typeof c !== 'object') fail('cache', 'must be an object or false');
+    rejectUnknownKeys(c, Object.keys(DEFAULTS.cache), 'cache.');
     const max = duration(c.max, DEFAULTS.cache.max, 'cache.max', 1);
     if (!Number.isInteger(max)) fail('cache.max', 'must be an integer');
     cache = Object.freeze({ max });
@@ -293,6 +347,8 @@ export function resolveOptions(options: VerifierOptions): ResolvedOptions {
     resourceMetadata = parseUrl(options.resourceMetadata, 'resourceMetadata', true).href;
 
   const ts = options.tokenSources ?? {};
+  if (ts === null || typeof ts !== 'object') fail('tokenSources', 'must be an object');
+  rejectUnknownKeys(ts, Object.keys(DEFAULTS.tokenSources), 'tokenSources.');
   const tokenSources = Object.freeze({
     query: ts.query ?? DEFAULTS.tokenSources.query,
     body: ts.body ?? DEFAULTS.tokenSources.body,
@@ -320,5 +376,6 @@ export function resolveOptions(options: VerifierOptions): ResolvedOptions {
     tokenSources,
     dpop: resolveDpopOptions(options.dpop),
     mtls: resolveMtlsOptions(options.mtls),
+    onWarning: warningHandler(options.onWarning),
   });
 }

@@ -10,7 +10,8 @@
  *
  * @module
  */
-import { isAllowedUrl, type ResolvedOptions, type VerifierOptions } from './options.js';
+import { rejectUnknownKeys } from './internal/known-keys.js';
+import { isAllowedUrl, type ResolvedOptions, VERIFIER_OPTIONS, type VerifierOptions } from './options.js';
 import type { Verifier } from './verifier.js';
 import { createVerifier } from './verifier.js';
 
@@ -110,28 +111,20 @@ export interface ProtectedResource {
   readonly metadata: ResourceMetadata | undefined;
 }
 
-// Every verifier option: the compiler keeps this list in step with VerifierOptions.
-const VERIFIER_OPTION_NAMES = Object.keys({
-  issuer: 1,
-  audience: 1,
-  jwksUri: 1,
-  algorithms: 1,
-  clockTolerance: 1,
-  maxTokenAge: 1,
-  strict: 1,
-  requiredScopes: 1,
-  claims: 1,
-  jwks: 1,
-  cache: 1,
-  fetch: 1,
-  allowInsecureHttp: 1,
-  maxTokenLength: 1,
-  realm: 1,
-  resourceMetadata: 1,
-  tokenSources: 1,
-  dpop: 1,
-  mtls: 1,
-} satisfies Record<keyof VerifierOptions, 1>).filter((name) => name !== 'resourceMetadata');
+// Every verifier option but `resourceMetadata`, which this module handles itself.
+const VERIFIER_OPTION_NAMES = VERIFIER_OPTIONS.filter((name) => name !== 'resourceMetadata');
+
+/** Members of {@link ResourceMetadataOptions}: the compiler keeps the list in step with the interface. */
+const METADATA_OPTIONS = Object.keys({
+  resource: 1,
+  authorizationServers: 1,
+  scopesSupported: 1,
+  bearerMethodsSupported: 1,
+  resourceName: 1,
+  resourceDocumentation: 1,
+  resourcePolicyUri: 1,
+  resourceTosUri: 1,
+} satisfies Record<keyof ResourceMetadataOptions, 1>);
 
 const BEARER_METHODS: readonly string[] = ['header', 'body', 'query'];
 
@@ -208,6 +201,7 @@ export function createResourceMetadata(
 ): ResourceMetadata {
   if (options === null || typeof options !== 'object')
     return fail('resourceMetadata', 'must be an object or a URL');
+  rejectUnknownKeys(options, METADATA_OPTIONS, 'resourceMetadata.');
   const resource = options.resource ?? defaults?.audiences[0];
   const location = locate(resource, 'resourceMetadata.resource');
   const servers = options.authorizationServers ?? defaults?.issuers;
@@ -312,13 +306,22 @@ export function createProtectedResource(options: ProtectedResourceOptions): Prot
     }
     return Object.freeze({ verifier, metadata });
   }
+  const verifierOptions = Object.fromEntries(
+    VERIFIER_OPTION_NAMES.filter((name) => name in options).map((name) => [
+      name,
+      (options as unknown as Record<string, unknown>)[name],
+    ]),
+  ) as unknown as VerifierOptions;
   if (resourceMetadata === undefined || typeof resourceMetadata === 'string') {
-    return Object.freeze({ verifier: createVerifier(options as VerifierOptions), metadata: undefined });
+    return Object.freeze({
+      verifier: createVerifier({ ...verifierOptions, resourceMetadata }),
+      metadata: undefined,
+    });
   }
   if (resourceMetadata === null || typeof resourceMetadata !== 'object')
     fail('resourceMetadata', 'must be an object or a URL');
   const audience = typeof options.audience === 'string' ? options.audience : options.audience?.[0];
   const location = locate(resourceMetadata.resource ?? audience, 'resourceMetadata.resource');
-  const verifier = createVerifier({ ...options, resourceMetadata: location.href });
+  const verifier = createVerifier({ ...verifierOptions, resourceMetadata: location.href });
   return Object.freeze({ verifier, metadata: createResourceMetadata(resourceMetadata, verifier.options) });
 }

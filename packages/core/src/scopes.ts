@@ -54,11 +54,13 @@ export function hasScopes(
 
 /**
  * Normalize a scope requirement given as a space-separated string or a list. Throws a `TypeError` for
- * anything else, so a typo can never turn into "no scope required".
+ * anything else — and for a requirement naming no scope at all (`''`, `'  '`, `[]`), so a typo can never
+ * turn into "no scope required". `undefined` means no requirement.
  *
  * @example
  * ```ts
  * toScopeList('read:orders write:orders'); // ['read:orders', 'write:orders']
+ * toScopeList(''); // TypeError: a scope requirement must name at least one scope
  * ```
  */
 export function toScopeList(scopes: string | readonly string[] | undefined): readonly string[] {
@@ -71,6 +73,8 @@ export function toScopeList(scopes: string | readonly string[] | undefined): rea
     throw new TypeError('scopes must be a space-separated string or an array of scope strings');
   }
   const out = Object.freeze((list as string[]).filter((s) => s.length > 0));
+  if (out.length === 0)
+    throw new TypeError('a scope requirement must name at least one scope (it was empty)');
   validated.add(out);
   return out;
 }

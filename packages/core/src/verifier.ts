@@ -18,6 +18,7 @@ import { createAuthInfo } from './auth-info.js';
 import { findCredentials } from './bearer.js';
 import { ResultCache } from './cache.js';
 import { checkClaims, checkType } from './claims.js';
+import { DEFAULTS } from './defaults.js';
 import { discoverJwksUri } from './discovery.js';
 import { readProof } from './dpop-proof.js';
 import {
@@ -25,6 +26,8 @@ import {
   ForbiddenError,
   InsufficientScopeError,
   InvalidTokenError,
+  KeySetError,
+  KeysUnavailableError,
   MissingTokenError,
 } from './errors.js';
 import type { KeyEntry } from './jwk.js';
@@ -76,7 +79,11 @@ export interface Verifier {
   authenticate(request: RequestLike, options?: AuthenticateOptions): Promise<AuthInfo>;
   /** Check an already verified token against further requirements (scopes, delegation). Throws an `AuthError`. */
   authorize(info: AuthInfo, options: VerifyOptions): void;
-  /** Fetch the JWKS now, e.g. at start-up so the first request does not wait. */
+  /**
+   * Fetch the signing keys now, at start-up: the first request does not wait, and a misconfigured API
+   * fails at boot. Rejects with a {@link KeySetError} that says what is wrong (wrong `issuer`, no
+   * metadata, no usable key, TLS, outage).
+   */
   warmUp(): Promise<void>;
   /** The DPoP nonce to send in a `DPoP-Nonce` header now, or `undefined` when nonces are off. */
   dpopNonce(): string | undefined;
@@ -122,6 +129,9 @@ export function createVerifier(options: VerifierOptions): Verifier {
     allowInsecureHttp: resolved.allowInsecureHttp,
     context,
     onChange: () => cache?.clear(),
+    issuer,
+    onWarning: resolved.onWarning,
+    warningInterval: DEFAULTS.warningInterval,
   });
   const binding = new SenderConstraint(dpop, resolved.mtls, { bearer: context, dpop: dpopContext });
   const tokenSources = { ...resolved.tokenSources, context };
@@ -255,7 +265,12 @@ export function createVerifier(options: VerifierOptions): Verifier {
     verify,
     authenticate: authenticate as Verifier['authenticate'],
     authorize,
-    warmUp: () => keys.refresh(),
+    warmUp: () =>
+      keys.refresh().catch((error: unknown) => {
+        throw error instanceof KeysUnavailableError && error.cause instanceof KeySetError
+          ? error.cause
+          : error;
+      }),
     dpopNonce: () => binding.nonce(Date.now() / 1000),
     get keyStats() {
       return keys.stats;

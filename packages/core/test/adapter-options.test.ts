@@ -11,7 +11,13 @@ const base = { issuer: 'https://id.example.com', audience: 'https://api.example.
 describe('ADAPTER_DEFAULTS', () => {
   it('is frozen and protective by default', () => {
     expect(Object.isFrozen(DEFAULTS)).toBe(true);
-    expect(DEFAULTS).toEqual({ optional: false, allowDelegation: true, handleErrors: true, mode: 'all' });
+    expect(DEFAULTS).toEqual({
+      optional: false,
+      allowDelegation: true,
+      handleErrors: true,
+      mode: 'all',
+      warmUp: false,
+    });
   });
 });
 

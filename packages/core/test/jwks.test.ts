@@ -450,6 +450,8 @@ describe('RemoteKeySet', () => {
       fetch: resolved.fetch,
       allowInsecureHttp: false,
       context: {},
+      issuer: server.issuer,
+      warningInterval: 300_000,
     });
     expect(keys.freshUntil).toBe(Number.NEGATIVE_INFINITY);
     await keys.refresh();
@@ -469,6 +471,8 @@ describe('RemoteKeySet', () => {
       fetch: resolved.fetch,
       allowInsecureHttp: false,
       context: {},
+      issuer: ISSUER,
+      warningInterval: 300_000,
       onChange: () => changes++,
     });
     await keys.refresh();

@@ -194,14 +194,14 @@ describe.each(MAIN_ALGS)('%s', (alg) => {
       p2s: b64url(randomBytes(16)),
     };
 
-    it('5-segment PBES2 JWE → invalid_token within 50 ms, no JWKS fetch', async () => {
+    it('5-segment PBES2 JWE → invalid_token well within a second (a PBES2 run with this p2c takes minutes), no JWKS fetch', async () => {
       const token = [JSON.stringify(pbes2), 'k', 'iv', 'ct', 'tag'].map((part) => b64url(part)).join('.');
       const started = performance.now();
       await harness.rejectsWithoutFetch(token, MALFORMED);
-      expect(performance.now() - started).toBeLessThan(50);
+      expect(performance.now() - started).toBeLessThan(1_000);
     });
 
-    it('3-segment token with a PBES2 alg → invalid_token (algorithm) within 50 ms, no JWKS fetch', async () => {
+    it('3-segment token with a PBES2 alg → invalid_token (algorithm) well within a second (a PBES2 run with this p2c takes minutes), no JWKS fetch', async () => {
       const token = compact(
         JSON.stringify({ ...pbes2, enc: undefined }),
         JSON.stringify(claims()),
@@ -209,7 +209,7 @@ describe.each(MAIN_ALGS)('%s', (alg) => {
       );
       const started = performance.now();
       await harness.rejectsWithoutFetch(token, ALGORITHM);
-      expect(performance.now() - started).toBeLessThan(50);
+      expect(performance.now() - started).toBeLessThan(1_000);
     });
   });
 

@@ -70,8 +70,10 @@ function reject(err: unknown, guard: Guard, res: Response, next: NextFunction): 
  * ```
  */
 export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
-  const { verifier, metadata, optional, allowDelegation, handleErrors, origin } =
+  const { verifier, metadata, optional, allowDelegation, handleErrors, origin, warmUp } =
     resolveAdapterOptions(options);
+  // Failures are reported through the verifier's onWarning; `await auth.ready()` to fail the boot.
+  if (warmUp) verifier.warmUp().catch(() => {});
   const guard: Guard = Object.freeze({ verifier, handleErrors });
 
   const serveMetadata: RequestHandler = (req, res, next) => {
@@ -95,7 +97,11 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
     metadata === undefined
       ? authenticate
       : (req, res, next) => serveMetadata(req, res, () => authenticate(req, res, next));
-  return Object.assign(handler as Middleware, { verifier, metadata: serveMetadata as Middleware });
+  return Object.assign(handler as Middleware, {
+    verifier,
+    metadata: serveMetadata as Middleware,
+    ready: () => verifier.warmUp(),
+  });
 }
 
 /**

@@ -20,4 +20,5 @@ export const DEFAULTS = Object.freeze({
   allowDelegation: ADAPTER_DEFAULTS.allowDelegation,
   handleErrors: ADAPTER_DEFAULTS.handleErrors,
   mode: ADAPTER_DEFAULTS.mode,
+  warmUp: ADAPTER_DEFAULTS.warmUp,
 });

@@ -46,6 +46,19 @@ const plugin: FastifyPluginCallback<GatehouseOptions> = (app, options, done) => 
   } catch (err) {
     return done(err as Error);
   }
+  // With `warmUp`, registration (and so `app.ready()`) fails with a KeySetError when keys cannot be had.
+  if (resolved.warmUp) {
+    resolved.verifier.warmUp().then(() => register(app, resolved, done), done);
+    return;
+  }
+  register(app, resolved, done);
+};
+
+function register(
+  app: Parameters<FastifyPluginCallback<GatehouseOptions>>[0],
+  resolved: ResolvedAdapterOptions,
+  done: (err?: Error) => void,
+): void {
   const { verifier, metadata, allowDelegation, handleErrors, origin } = resolved;
   const authenticated = new WeakSet<FastifyRequest>();
   const isMetadataRoute = (request: FastifyRequest) =>
@@ -89,16 +102,30 @@ const plugin: FastifyPluginCallback<GatehouseOptions> = (app, options, done) => 
     };
   };
 
+  const noDelegation = Object.freeze({ allowDelegation: false });
+  const refuseDelegation: GatehouseHook = async (request, reply) => {
+    if (isMetadataRoute(request)) return;
+    if (!authenticated.has(request))
+      throw new Error('refuseDelegation must run after requireAuth on the same route');
+    try {
+      if (request.auth === undefined) throw new MissingTokenError(verifier.context);
+      verifier.authorize(request.auth, noDelegation);
+    } catch (err) {
+      return reject(reply, err);
+    }
+  };
+
   app.decorateRequest('auth', undefined);
   app.decorate('requireAuth', authenticate(false));
   app.decorate('optionalAuth', authenticate(true));
   app.decorate('requireScope', requireScope);
+  app.decorate('refuseDelegation', refuseDelegation);
   app.decorate('gatehouseVerifier', verifier);
   if (metadata !== undefined) {
     app.get(metadata.path, (_request, reply) => reply.headers(metadata.headers).send(metadata.document));
   }
   done();
-};
+}
 
 /**
  * The plugin. Register it once; it is not encapsulated, so its decorators are visible app-wide. When

@@ -25,6 +25,8 @@ declare module 'fastify' {
     optionalAuth: GatehouseHook;
     /** Hook factory: require scopes of the token verified by `requireAuth` / `optionalAuth` before it. */
     requireScope(scopes: string | readonly string[], options?: RequireScopeOptions): GatehouseHook;
+    /** Hook: refuse delegated (impersonation) tokens with 403 on a route that needs no scope; after `requireAuth`. */
+    refuseDelegation: GatehouseHook;
     /** The verifier the plugin uses, to share with other code. */
     readonly gatehouseVerifier: Verifier;
   }
@@ -32,6 +34,11 @@ declare module 'fastify' {
 
 /** How the plugin treats requests and errors. Defaults are in {@link DEFAULTS}. */
 export interface AdapterOptions {
+  /**
+   * Fetch the signing keys when the middleware is created, so a misconfiguration shows at start-up
+   * (Fastify: registration fails with a `KeySetError`). Default `false`.
+   */
+  warmUp?: boolean;
   /**
    * The API's public origin (`https://api.example.com`): DPoP proofs must name it in `htu`. Set it
    * behind a proxy; otherwise the origin is the one the framework reports (its trust-proxy setting decides).

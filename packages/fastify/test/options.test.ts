@@ -1,13 +1,32 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { KeySetError } from '@gatehouse/core';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import gatehouse, { DEFAULTS } from '../src/index.js';
 
 const base = { issuer: 'https://id.example.com', audience: 'https://api.example.com' };
 
+/** A loopback issuer whose metadata names another issuer (localhost where the API says 127.0.0.1). */
+async function misconfiguredIssuer(): Promise<{ issuer: string; close(): Promise<void> }> {
+  const server = createServer((_req, res) => {
+    const port = (server.address() as AddressInfo).port;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({ issuer: `http://localhost:${port}/oidc`, jwks_uri: `http://localhost:${port}/jwks` }),
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    issuer: `http://127.0.0.1:${(server.address() as AddressInfo).port}/oidc`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
 describe('DEFAULTS', () => {
   it('is frozen and protective by default', () => {
     expect(Object.isFrozen(DEFAULTS)).toBe(true);
-    expect(DEFAULTS).toEqual({ allowDelegation: true, handleErrors: true, mode: 'all' });
+    expect(DEFAULTS).toEqual({ allowDelegation: true, handleErrors: true, mode: 'all', warmUp: false });
   });
 });
 
@@ -26,5 +45,35 @@ describe('option validation at registration', () => {
       '"mode" option must be "all" or "any"',
     );
     await app.close();
+  });
+});
+
+describe('a misconfiguration is never silent', () => {
+  it('refuses a mistyped option with the closest known name, and an empty scope requirement', async () => {
+    const bad = Fastify();
+    bad.register(gatehouse, { ...base, jwksUrl: 'https://id.example.com/jwks' } as never);
+    await expect(bad.ready()).rejects.toThrow('unknown option "jwksUrl" (did you mean "jwksUri"?)');
+    await bad.close();
+    const app = Fastify();
+    await app.register(gatehouse, base);
+    for (const empty of ['', '  ', []]) expect(() => app.requireScope(empty)).toThrow(TypeError);
+    await app.close();
+  });
+
+  it('with warmUp, registration fails with the explanation', async () => {
+    const issuer = await misconfiguredIssuer();
+    const app = Fastify();
+    try {
+      app.register(gatehouse, { ...base, issuer: issuer.issuer, warmUp: true, onWarning: false });
+      const error = await app.ready().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(KeySetError);
+      expect((error as KeySetError).code).toBe('issuer_mismatch');
+    } finally {
+      await app.close();
+      await issuer.close();
+    }
   });
 });

@@ -91,11 +91,7 @@ describe('gatehouse plugin', () => {
     app.get('/feed', { onRequest: app.optionalAuth }, async (request) => ({
       anonymous: request.auth === undefined,
     }));
-    app.get(
-      '/admin',
-      { onRequest: [app.requireAuth, app.requireScope([], { allowDelegation: false })] },
-      async () => ({}),
-    );
+    app.get('/admin', { onRequest: [app.requireAuth, app.refuseDelegation] }, async () => ({}));
     const url = await start(app);
     expect(await (await fetch(`${url}/feed`)).json()).toEqual({ anonymous: true });
     expect((await fetch(`${url}/feed`, bearer('not.a.jwt'))).status).toBe(401);

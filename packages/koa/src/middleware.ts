@@ -70,8 +70,10 @@ function reject(err: unknown, guard: Guard, ctx: Context): void {
  * ```
  */
 export function requireAuth(options: RequireAuthOptions): RequireAuthMiddleware {
-  const { verifier, metadata, optional, allowDelegation, handleErrors, origin } =
+  const { verifier, metadata, optional, allowDelegation, handleErrors, origin, warmUp } =
     resolveAdapterOptions(options);
+  // Failures are reported through the verifier's onWarning; `await auth.ready()` to fail the boot.
+  if (warmUp) verifier.warmUp().catch(() => {});
   const guard: Guard = Object.freeze({ verifier, handleErrors });
 
   const serveMetadata: Middleware = async (ctx, next) => {
@@ -94,7 +96,11 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthMiddleware 
   // Without metadata to serve, requests go straight to protect(): no per-request wrapper.
   const middleware: Middleware =
     metadata === undefined ? protect : (ctx, next) => serveMetadata(ctx, () => protect(ctx, next));
-  return Object.assign(middleware, { verifier, metadata: serveMetadata });
+  return Object.assign(middleware, {
+    verifier,
+    metadata: serveMetadata,
+    ready: () => verifier.warmUp(),
+  });
 }
 
 /**

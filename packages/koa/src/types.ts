@@ -17,6 +17,11 @@ declare module 'koa' {
 /** How the middleware treats requests and errors. Defaults are in {@link DEFAULTS}. */
 export interface AdapterOptions {
   /**
+   * Fetch the signing keys when the middleware is created, so a misconfiguration shows at start-up
+   * (Fastify: registration fails with a `KeySetError`). Default `false`.
+   */
+  warmUp?: boolean;
+  /**
    * The API's public origin (`https://api.example.com`): DPoP proofs must name it in `htu`. Set it
    * behind a proxy; otherwise the origin is the one the framework reports (its trust-proxy setting decides).
    */
@@ -54,4 +59,9 @@ export interface RequireAuthMiddleware extends Middleware {
   readonly verifier: Verifier;
   /** Serves the RFC 9728 document on its well-known path and passes every other request on. */
   readonly metadata: Middleware;
+  /**
+   * Fetch the signing keys now; rejects with a `KeySetError` explaining a misconfiguration.
+   * `await auth.ready()` before `app.listen()` makes a misconfigured API fail at start-up.
+   */
+  ready(): Promise<void>;
 }

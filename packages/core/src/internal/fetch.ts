@@ -10,6 +10,7 @@
  *
  * @module
  */
+import type { KeySetErrorCode } from '../errors.js';
 import { isAllowedUrl } from '../options.js';
 
 /** Settings for {@link fetchJson}. */
@@ -20,15 +21,34 @@ export interface FetchLimits {
   readonly allowInsecureHttp: boolean;
 }
 
-/** Why a metadata or key-set request failed. */
+/** Why a metadata or key-set request failed: a short cause, its code, and the URL concerned. */
 export class FetchFailure extends Error {
   override readonly name = 'FetchFailure';
+  readonly code: KeySetErrorCode;
   /** HTTP status, when a response arrived. */
   readonly status: number | undefined;
-  constructor(message: string, status?: number) {
+  /** The URL requested, when there was one. */
+  readonly url: string | undefined;
+  constructor(code: KeySetErrorCode, message: string, url?: URL | string, status?: number) {
     super(message);
+    this.code = code;
+    this.url = url === undefined ? undefined : String(url);
     this.status = status;
   }
+}
+
+/** TLS failures undici reports in `cause.code`: a certificate the machine does not trust, or the wrong name. */
+const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_|ERR_TLS|ERR_SSL|HOSTNAME/;
+
+/** The failure of a request that got no response, classified from Node's error codes. */
+function networkFailure(error: unknown, url: URL, timeout: number): FetchFailure {
+  if (isTimeout(error)) return new FetchFailure('timeout', `no response within ${timeout} ms`, url);
+  const cause = (error as { cause?: { code?: unknown; errors?: { code?: unknown }[] } } | undefined)?.cause;
+  const code = String(cause?.code ?? cause?.errors?.[0]?.code ?? (error as { code?: unknown })?.code ?? '');
+  if (TLS_CODES.test(code)) return new FetchFailure('tls', `TLS error (${code})`, url);
+  if (code === 'ENOTFOUND')
+    return new FetchFailure('host_not_found', 'the host name cannot be resolved', url);
+  return new FetchFailure('connection_failed', `request failed${code ? ` (${code})` : ''}`, url);
 }
 
 /** `promise`, or a rejection with the signal's reason as soon as `signal` aborts, whichever comes first. */
@@ -60,7 +80,8 @@ const isTimeout = (error: unknown): boolean =>
 
 async function readCapped(response: Response, max: number, signal: AbortSignal): Promise<string> {
   const length = Number(response.headers.get('content-length'));
-  if (Number.isFinite(length) && length > max) throw new FetchFailure(`response larger than ${max} bytes`);
+  if (Number.isFinite(length) && length > max)
+    throw new FetchFailure('too_large', `response larger than ${max} bytes`, response.url);
   if (response.body === null) return '';
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -78,7 +99,7 @@ async function readCapped(response: Response, max: number, signal: AbortSignal):
     total += value.byteLength;
     if (total > max) {
       void reader.cancel().catch(() => {});
-      throw new FetchFailure(`response larger than ${max} bytes`);
+      throw new FetchFailure('too_large', `response larger than ${max} bytes`, response.url);
     }
     chunks.push(value);
   }
@@ -91,7 +112,8 @@ export async function fetchJson(
   limits: FetchLimits,
   accept = 'application/json',
 ): Promise<unknown> {
-  if (!isAllowedUrl(url, limits.allowInsecureHttp)) throw new FetchFailure('URL must use https:');
+  if (!isAllowedUrl(url, limits.allowInsecureHttp))
+    throw new FetchFailure('insecure_url', 'the URL must use https: (http: only on loopback)', url);
   const signal = AbortSignal.timeout(limits.timeout);
   const request = Promise.resolve().then(() =>
     limits.fetch(url.href, { method: 'GET', headers: { accept }, redirect: 'manual', signal }),
@@ -102,7 +124,7 @@ export async function fetchJson(
   } catch (error) {
     // A response arriving after the deadline is discarded, so its connection is released.
     if (signal.aborted) request.then(discard, () => {});
-    throw new FetchFailure(isTimeout(error) ? `no response within ${limits.timeout} ms` : 'request failed');
+    throw networkFailure(error, url, limits.timeout);
   }
   try {
     // `redirected` catches a custom fetch that followed a redirect despite `redirect: 'manual'`.
@@ -111,21 +133,28 @@ export async function fetchJson(
       (response.status >= 300 && response.status < 400) ||
       response.type === 'opaqueredirect'
     ) {
-      throw new FetchFailure('redirects are not followed', response.status);
+      throw new FetchFailure(
+        'redirect',
+        `HTTP ${response.status} redirect (redirects are not followed)`,
+        url,
+        response.status,
+      );
     }
-    if (response.status !== 200) throw new FetchFailure(`HTTP ${response.status}`, response.status);
+    if (response.status !== 200) {
+      const code = response.status >= 500 || response.status === 429 ? 'server_error' : 'http_error';
+      throw new FetchFailure(code, `HTTP ${response.status}`, url, response.status);
+    }
     const text = await readCapped(response, limits.maxResponseBytes, signal);
     try {
       return JSON.parse(text);
     } catch {
-      throw new FetchFailure('response is not JSON', response.status);
+      throw new FetchFailure('not_json', 'the response is not JSON', url, response.status);
     }
   } catch (error) {
     // Not awaited: a cancel may never settle (mocked bodies in msw), and nothing depends on it.
     if (!response.bodyUsed && response.body?.locked !== true) void response.body?.cancel().catch(() => {});
     if (error instanceof FetchFailure) throw error;
-    throw new FetchFailure(
-      isTimeout(error) ? `no response within ${limits.timeout} ms` : 'reading the response failed',
-    );
+    if (isTimeout(error)) throw new FetchFailure('timeout', `no response within ${limits.timeout} ms`, url);
+    throw new FetchFailure('connection_failed', 'reading the response failed', url);
   }
 }

@@ -194,12 +194,14 @@ describe('fetchJson', () => {
 
   it('rejects a body that is not JSON', async () => {
     const error = await failure(fetchJson(new URL(`${server.origin}/not-json`), limits()));
-    expect(error.message).toBe('response is not JSON');
+    expect(error.message).toBe('the response is not JSON');
+    expect(error.code).toBe('not_json');
   });
 
   it('reports a refused connection and a throwing custom fetch as request failures', async () => {
     const refused = await failure(fetchJson(new URL(`${await refusedOrigin()}/jwks`), limits()));
-    expect(refused.message).toBe('request failed');
+    expect(refused.message).toBe('request failed (ECONNREFUSED)');
+    expect(refused.code).toBe('connection_failed');
     const throwing: typeof fetch = () => {
       throw new Error('boom');
     };
@@ -207,6 +209,7 @@ describe('fetchJson', () => {
       fetchJson(new URL('https://jwks.example.com/keys'), limits({ fetch: throwing })),
     );
     expect(thrown.message).toBe('request failed');
+    expect(thrown.code).toBe('connection_failed');
   });
 });
 
