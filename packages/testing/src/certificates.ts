@@ -16,8 +16,10 @@
  *
  * @module
  */
+
 import { createHash, KeyObject, randomBytes, webcrypto, X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
+import { rejectUnknownOptions } from '@gatehouse/core';
 import { DEFAULTS } from './defaults.js';
 import { type CertificateInput, certificateDer, certificateThumbprint } from './thumbprint.js';
 
@@ -297,6 +299,7 @@ export async function createTestCertificateAuthority(
   options: TestCertificateAuthorityOptions = {},
 ): Promise<TestCertificateAuthority> {
   if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+  rejectUnknownOptions(options, ['commonName']);
   const commonName = nonEmptyString(options.commonName, 'commonName') ?? DEFAULTS.certificateAuthorityName;
   const { keys, keyIdentifier } = await newKeyPair();
   const der = await buildCertificate({
@@ -338,6 +341,7 @@ export async function generateTestCertificate(
   options: TestCertificateOptions = {},
 ): Promise<TestCertificate> {
   if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+  rejectUnknownOptions(options, ['commonName', 'ca', 'hosts']);
   const commonName = nonEmptyString(options.commonName, 'commonName') ?? DEFAULTS.certificateCommonName;
   const hosts = options.hosts ?? [];
   if (!Array.isArray(hosts) || hosts.some((host) => typeof host !== 'string' || host.length === 0)) {

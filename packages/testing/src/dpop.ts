@@ -9,8 +9,10 @@
  *
  * @module
  */
+
 import { createHash, generateKeyPair, type KeyObject, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
+import { rejectUnknownOptions } from '@gatehouse/core';
 import { DEFAULTS, TEST_ALGORITHMS, type TestAlgorithm } from './defaults.js';
 import { thumbprint } from './thumbprint.js';
 import { nowSeconds, signCompact } from './tokens.js';
@@ -197,8 +199,24 @@ function optionalString(options: Record<string, unknown>, name: string): void {
     throw new TypeError(`"${name}" option must be a string`);
 }
 
+/** Every member of {@link DpopProofOptions}: the compiler keeps the list in step with the interface. */
+const PROOF_OPTIONS = Object.keys({
+  key: 1,
+  method: 1,
+  url: 1,
+  accessToken: 1,
+  nonce: 1,
+  iat: 1,
+  jti: 1,
+  alg: 1,
+  typ: 1,
+  header: 1,
+  claims: 1,
+} satisfies Record<keyof DpopProofOptions, 1>);
+
 function validate(options: unknown): DpopProofOptions {
   if (!isObject(options)) throw new TypeError('createDpopProof options must be an object');
+  rejectUnknownOptions(options, PROOF_OPTIONS);
   const key = options.key as DpopKey | undefined;
   if (
     !isObject(key) ||

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { rejectUnknownOptions } from '@gatehouse/core';
 import { DEFAULTS, TEST_ALGORITHMS, type TestAlgorithm } from './defaults.js';
 import type { DpopKey } from './dpop.js';
 import { type CertificateInput, certificateDer, type JwkInput, thumbprint } from './thumbprint.js';
@@ -92,6 +93,29 @@ export interface ResolvedIssuerOptions {
   readonly expiresIn: number;
 }
 
+/** Every member of {@link TestIssuerOptions}: the compiler keeps the list in step with the interface. */
+const ISSUER_OPTIONS = Object.keys({
+  issuer: 1,
+  audience: 1,
+  alg: 1,
+  kid: 1,
+  subject: 1,
+  clientId: 1,
+  scope: 1,
+  expiresIn: 1,
+} satisfies Record<keyof TestIssuerOptions, 1>);
+
+/** Every member of {@link SignOptions}. */
+const SIGN_OPTIONS = Object.keys({
+  expiresIn: 1,
+  notBefore: 1,
+  kid: 1,
+  header: 1,
+  typ: 1,
+  dpop: 1,
+  certificate: 1,
+} satisfies Record<keyof SignOptions, 1>);
+
 const fail = (option: string, must: string): never => {
   throw new TypeError(`"${option}" option ${must}`);
 };
@@ -144,6 +168,7 @@ export function validateIssuerUrl(value: unknown, option = 'issuer'): string {
  */
 export function resolveIssuerOptions(input: TestIssuerOptions = {}): ResolvedIssuerOptions {
   if (!isObject(input)) throw new TypeError('options must be an object');
+  rejectUnknownOptions(input, ISSUER_OPTIONS);
   const options: TestIssuerOptions = input;
   const issuer = options.issuer === undefined ? DEFAULTS.issuer : validateIssuerUrl(options.issuer);
 
@@ -181,6 +206,7 @@ export function resolveIssuerOptions(input: TestIssuerOptions = {}): ResolvedIss
 export function validateSignOptions(options: unknown): SignOptions {
   if (options === undefined) return {};
   if (!isObject(options)) throw new TypeError('sign options must be an object');
+  rejectUnknownOptions(options, SIGN_OPTIONS);
   finiteNumber(options.expiresIn, 'expiresIn');
   finiteNumber(options.notBefore, 'notBefore');
   nonEmptyString(options.kid, 'kid');

@@ -5,8 +5,10 @@
  *
  * @module
  */
+
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { rejectUnknownOptions } from '@gatehouse/core';
 import { DEFAULTS } from './defaults.js';
 import type { RouteResult } from './internal/routes.js';
 
@@ -59,6 +61,7 @@ export function validateListenOptions(options: unknown): ListenOptions {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError('listen options must be an object');
   }
+  rejectUnknownOptions(options, ['port', 'host']);
   const { port, host } = options as ListenOptions;
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) {
     throw new TypeError('"port" option must be an integer between 0 and 65535');

@@ -114,3 +114,27 @@ describe('validateSignOptions and validateClaims', () => {
     expect(() => validateClaims('sub')).toThrow(TypeError);
   });
 });
+
+describe('options that cannot be mistyped', () => {
+  it('refuses unknown keys with the closest known name, in every options object', async () => {
+    const { createTestIssuer, createDpopProof, generateDpopKey, generateTestCertificate } = await import(
+      '../src/index.js'
+    );
+    await expect(createTestIssuer({ audiance: 'https://api.test' } as never)).rejects.toThrow(
+      'unknown option "audiance" (did you mean "audience"?)',
+    );
+    const issuer = await createTestIssuer();
+    await expect(issuer.sign({}, { expiresin: 60 } as never)).rejects.toThrow(
+      'unknown option "expiresin" (did you mean "expiresIn"?)',
+    );
+    await expect(issuer.tokens.expired({}, { kidd: 'x' } as never)).rejects.toThrow('did you mean "kid"?');
+    const key = await generateDpopKey();
+    expect(() =>
+      createDpopProof({ key, method: 'GET', url: 'https://api.test/', accesToken: 't' } as never),
+    ).toThrow('unknown option "accesToken" (did you mean "accessToken"?)');
+    await expect(generateTestCertificate({ host: ['localhost'] } as never)).rejects.toThrow(
+      'did you mean "hosts"?',
+    );
+    await expect(issuer.listen({ prot: 0 } as never)).rejects.toThrow('did you mean "port"?');
+  });
+});

@@ -1,9 +1,10 @@
 /**
- * The DPoP samples of docs/testing.md §14 (the mTLS ones are testing-mtls.test.ts). Until core verifies
- * DPoP proofs, they are checked here by hand, step by step as RFC 9449 §4.3 lists them, with node:crypto
- * and independently of the package under test.
+ * The DPoP samples of docs/testing.md §14 (the mTLS ones are testing-mtls.test.ts). The proofs are
+ * checked twice: by hand, step by step as RFC 9449 §4.3 lists them, with node:crypto and independently
+ * of the packages under test — and by @gatehouse/core's verifier, which must agree with every verdict.
  */
 import { createHash, createPublicKey, verify } from 'node:crypto';
+import { createVerifier } from '@gatehouse/core';
 import { createDpopProof, createTestIssuer, generateDpopKey } from '@gatehouse/testing';
 import { describe, expect, it } from 'vitest';
 
@@ -85,6 +86,34 @@ describe('14. DPoP', async () => {
       noHtu: 'htu',
       noAth: 'ath',
       otherKey: 'binding',
+    });
+
+    // @gatehouse/core agrees: the good proof passes, every bad one fails for the same reason.
+    const verifier = createVerifier({ ...issuer.verifierOptions(), fetch: issuer.fetch });
+    const authenticate = (dpop: string) =>
+      verifier.authenticate({ headers: { authorization: `DPoP ${token}`, dpop }, method: 'GET', url });
+    expect((await authenticate(proof)).confirmation).toEqual({ jkt: key.thumbprint });
+    const coreReasons = Object.fromEntries(
+      await Promise.all(
+        Object.entries(badProofs).map(async ([name, bad]) => [
+          name,
+          await authenticate(bad).then(
+            () => 'accepted',
+            (e: { reason: string }) => e.reason,
+          ),
+        ]),
+      ),
+    );
+    expect(coreReasons).toEqual({
+      wrongTyp: 'dpop_typ',
+      unsigned: 'dpop_algorithm',
+      privateJwk: 'dpop_key',
+      wrongMethod: 'dpop_htm',
+      wrongUrl: 'dpop_htu',
+      stale: 'dpop_iat',
+      noHtu: 'dpop_htu',
+      noAth: 'dpop_ath',
+      otherKey: 'dpop_binding',
     });
   });
 });

@@ -35,9 +35,18 @@ export function closest(name: string, known: readonly string[]): string | undefi
 
 /**
  * Throw a `TypeError` naming the first own key of `options` that is not in `known`, with the closest
- * known one when there is a plausible match.
+ * known one when there is a plausible match. Exported from the package as `rejectUnknownOptions`, for
+ * the other Gatehouse packages (and anyone wrapping a verifier) to refuse typos the same way.
  *
  * @param prefix - where the object sits, e.g. `dpop.` for the keys of the `dpop` option.
+ *
+ * @example
+ * ```ts
+ * import { rejectUnknownOptions } from '@gatehouse/core';
+ *
+ * rejectUnknownOptions({ expiresIn: 60, notBfore: 0 }, ['expiresIn', 'notBefore']);
+ * // TypeError: unknown option "notBfore" (did you mean "notBefore"?)
+ * ```
  */
 export function rejectUnknownKeys(options: object, known: readonly string[], prefix = ''): void {
   for (const key of Object.keys(options)) {
