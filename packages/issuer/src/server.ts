@@ -24,6 +24,7 @@ import { createInteractionRoutes } from './interactions/routes.js';
 import { createAuditTrail } from './internal/audit.js';
 import { sendJson } from './internal/http.js';
 import { epoch } from './internal/ids.js';
+import { closeServer, listenOn, stopStarting } from './internal/listen.js';
 import { generateSecret } from './internal/secrets.js';
 import { describeKey, type KeySet, loadKeySet, rotateSigningKey, type SigningKeyInfo } from './keys.js';
 import { createLogger } from './logger.js';
@@ -58,8 +59,16 @@ export interface Issuer {
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
   /** The public JWKS now in force. */
   jwks(): { readonly keys: readonly Record<string, unknown>[] };
-  /** Listen on `port`/`host` (defaults from the config; 0 picks a free port). */
+  /**
+   * Listen on `port`/`host` (defaults from the config; 0 picks a free port). A port in use rejects with
+   * a one-line `ListenError`.
+   */
   listen(port?: number, host?: string): Promise<AddressInfo>;
+  /**
+   * Serve on a server that is already listening (bound before `createIssuer()`, so a taken port is
+   * known before anything is created); `close()` closes it. Resolves to its address.
+   */
+  serve(server: Server): AddressInfo;
   /** Rotate the signing key now: the new key signs, the previous one stays published for the grace period. */
   rotateKeys(): Promise<SigningKeyInfo>;
   /** Re-read the keys from the store; resolves to `true` when they changed (rotation by another process). */
@@ -186,8 +195,25 @@ async function assemble(
     store.failures,
   );
 
+  // The administrator's generated secret counts as used once it got a token: from then on no start
+  // replaces it (see bootstrap.ts).
+  let adminSecretUnused = admin.secretUnused;
+  const adminAuthenticated = (ctx: { oidc?: { client?: { clientId?: string } } }) => {
+    if (!adminSecretUnused || ctx.oidc?.client?.clientId !== admin.adminClientId) return;
+    adminSecretUnused = false;
+    store.settings.set(SETTING_KEYS.adminSecretUnused, 'false').catch((err) => {
+      adminSecretUnused = true;
+      log.warn({ event: 'bootstrap.mark_failed', err: { message: (err as Error).message } });
+    });
+  };
+
   const build = () => {
     provider = createProvider({ config, store, keys, cookieKeys, log, customClaims });
+    (provider.on as (event: string, listener: typeof adminAuthenticated) => unknown).call(
+      provider,
+      'grant.success',
+      adminAuthenticated,
+    );
     // The issuer's own keys, served in-process: no network round-trip to itself, hence http is safe here.
     const ownKeys = {
       issuer: config.issuer,
@@ -408,6 +434,20 @@ async function assemble(
 
   const servers = new Set<Server>();
   let closed = false;
+  const serve = (server: Server): AddressInfo => {
+    if (closed) throw new Error('the issuer is closed');
+    const address = server.address();
+    if (address === null || typeof address === 'string')
+      throw new TypeError('serve() needs a server listening on a TCP port');
+    stopStarting(server);
+    server.on('request', handler);
+    servers.add(server);
+    log.info(
+      { event: 'listening', host: address.address, port: address.port, issuer: config.issuer },
+      'issuer listening',
+    );
+    return address;
+  };
 
   return {
     config,
@@ -420,22 +460,12 @@ async function assemble(
     },
     handler,
     jwks: () => keys.jwks as unknown as { keys: Record<string, unknown>[] },
-    listen(port = config.port, host = config.host) {
-      const server = createServer(handler);
-      servers.add(server);
-      return new Promise<AddressInfo>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          const address = server.address() as AddressInfo;
-          log.info(
-            { event: 'listening', host: address.address, port: address.port, issuer: config.issuer },
-            'issuer listening',
-          );
-          resolve(address);
-        });
-      });
+    async listen(port = config.port, host = config.host) {
+      const server = createServer();
+      await listenOn(server, port, host);
+      return serve(server);
     },
+    serve,
     rotateKeys,
     reloadKeys,
     seed: (document) => seed({ store, config, now: epoch(), validateApplication }, document),
@@ -446,15 +476,7 @@ async function assemble(
       clearInterval(reloadTimer);
       clearTimeout(expiryTimer);
       unwatchKeys();
-      await Promise.all(
-        [...servers].map(
-          (server) =>
-            new Promise<void>((resolve) => {
-              server.close(() => resolve());
-              server.closeAllConnections();
-            }),
-        ),
-      );
+      await Promise.all([...servers].map(closeServer));
       await runner?.close();
       if (ownsStore) await store.close();
     },
