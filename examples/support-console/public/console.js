@@ -42,7 +42,8 @@ async function mayImpersonate() {
       config.impersonation.scope,
     );
   } catch (err) {
-    // No grant for the backend at all: the issuer refuses the token rather than issue an empty one.
+    // Gatehouse issues a token without scopes to a user none of whose roles grant one; an issuer may
+    // refuse such a token instead.
     if (err.error === 'invalid_scope' || err.error === 'invalid_target') return false;
     throw err;
   }
