@@ -12,6 +12,7 @@
  *
  * @module
  */
+import type { Logger } from 'pino';
 import type { ResolvedConfig } from './config/schema.js';
 import { NoAdministratorError, StoreConflictError } from './errors.js';
 import { newId } from './internal/ids.js';
@@ -19,7 +20,14 @@ import { generateSecret, hashSecret, verifySecret } from './internal/secrets.js'
 import { MANAGEMENT_SCOPES } from './management/scopes.js';
 import type { ResourceRecord, RoleRecord, Store } from './storage/store.js';
 
-/** Setting keys used by the bootstrap. */
+/**
+ * Setting keys used by the bootstrap.
+ *
+ * @example
+ * ```ts
+ * const adminId = await store.settings.get(SETTING_KEYS.adminApplication);
+ * ```
+ */
 export const SETTING_KEYS = Object.freeze({
   managementResource: 'management.resource_id',
   adminRole: 'management.admin_role_id',
@@ -29,14 +37,28 @@ export const SETTING_KEYS = Object.freeze({
   cookieKeys: 'cookie_keys',
 });
 
-/** Names of the built-in entities. */
+/**
+ * Names of the built-in entities.
+ *
+ * @example
+ * ```ts
+ * const role = await store.roles.findByName(BUILT_IN_NAMES.adminRole);
+ * ```
+ */
 export const BUILT_IN_NAMES = Object.freeze({
   managementResource: 'Gatehouse Management API',
   adminRole: 'Management API administrator',
   adminApplication: 'Gatehouse administrator',
 });
 
-/** What the bootstrap did. */
+/**
+ * What the bootstrap did.
+ *
+ * @example
+ * ```ts
+ * const { adminClientId, adminClientSecret, secretUnused } = await bootstrap(store, config, now);
+ * ```
+ */
 export interface BootstrapResult {
   /** Client id of the administrator application. */
   readonly adminClientId: string;
@@ -172,7 +194,14 @@ export async function bootstrap(store: Store, config: ResolvedConfig, now: numbe
   };
 }
 
-/** The administrator application and its new secret. */
+/**
+ * The administrator application and its new secret.
+ *
+ * @example
+ * ```ts
+ * const { clientId, clientSecret }: AdminSecret = await resetAdminSecret(store, now);
+ * ```
+ */
 export interface AdminSecret {
   readonly clientId: string;
   /** The new secret: print it once, never log it. */
@@ -209,4 +238,30 @@ export async function resetAdminSecret(
   await store.applications.update(clientId, { secretHash: hashSecret(clientSecret) }, now);
   await store.settings.set(SETTING_KEYS.adminSecretUnused, String(options.unused === true));
   return { clientId, clientSecret };
+}
+
+/**
+ * A listener for oidc-provider's `grant.success` that marks the administrator's generated secret as
+ * used the first time the administrator application gets a token; from then on no start replaces it.
+ * Does nothing when the secret was not unused at start.
+ *
+ * @example
+ * ```ts
+ * provider.on('grant.success', markAdminSecretUsed(store, issuer.admin, log));
+ * ```
+ */
+export function markAdminSecretUsed(
+  store: Store,
+  admin: BootstrapResult,
+  log: Logger,
+): (ctx: { oidc?: { client?: { clientId?: string } } }) => void {
+  let unused = admin.secretUnused;
+  return (ctx) => {
+    if (!unused || ctx.oidc?.client?.clientId !== admin.adminClientId) return;
+    unused = false;
+    store.settings.set(SETTING_KEYS.adminSecretUnused, 'false').catch((err) => {
+      unused = true;
+      log.warn({ event: 'bootstrap.mark_failed', err: { message: (err as Error).message } });
+    });
+  };
 }

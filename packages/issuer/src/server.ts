@@ -12,17 +12,17 @@ import type { AddressInfo } from 'node:net';
 import { createVerifier, type Verifier } from '@gatehouse/core';
 import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
-import { type BootstrapResult, bootstrap, SETTING_KEYS } from './bootstrap.js';
+import { type BootstrapResult, bootstrap, markAdminSecretUsed, SETTING_KEYS } from './bootstrap.js';
 import { createProvider, toClientMetadata } from './config/provider.js';
 import { type IssuerConfig, type ResolvedConfig, resolveConfig } from './config/schema.js';
 import { type CustomClaims, createCustomClaims } from './customize/claims.js';
+import { createFrontHandler } from './front.js';
 import { type ClaimsRunner, createClaimsRunner } from './customize/runner.js';
 import { ConfigError, ValidationError } from './errors.js';
 import { createFailureLimiter } from './grants/failure-limiter.js';
 import { registerGrants } from './grants/index.js';
 import { createInteractionRoutes } from './interactions/routes.js';
 import { createAuditTrail } from './internal/audit.js';
-import { sendJson } from './internal/http.js';
 import { epoch } from './internal/ids.js';
 import { closeServer, listenOn, stopStarting } from './internal/listen.js';
 import { generateSecret } from './internal/secrets.js';
@@ -43,7 +43,15 @@ import { type SeedResult, seed } from './seed.js';
 import { openStore } from './storage/open.js';
 import type { ApplicationRecord, Store } from './storage/store.js';
 
-/** A running (or ready to run) issuer. */
+/**
+ * A running (or ready to run) issuer.
+ *
+ * @example
+ * ```ts
+ * const issuer: Issuer = await createIssuer({ baseUrl: 'http://localhost:3001' });
+ * await issuer.listen();
+ * ```
+ */
 export interface Issuer {
   /** The validated configuration. */
   readonly config: ResolvedConfig;
@@ -82,10 +90,6 @@ export interface Issuer {
 const PURGE_INTERVAL_MS = 600_000;
 const SUBJECT_TOKEN_RETENTION_S = 86_400;
 
-/** The path as logged: interaction ids (also cookie values) are replaced by `:uid`; capped at 256 characters. */
-export function logPath(path: string): string {
-  return path.replace(/\/(interaction|auth)\/[^/]+/, '/$1/:uid').slice(0, 256);
-}
 const MAX_TIMER_MS = 2_147_483_647;
 
 /**
@@ -195,23 +199,13 @@ async function assemble(
     store.failures,
   );
 
-  // The administrator's generated secret counts as used once it got a token: from then on no start
-  // replaces it (see bootstrap.ts).
-  let adminSecretUnused = admin.secretUnused;
-  const adminAuthenticated = (ctx: { oidc?: { client?: { clientId?: string } } }) => {
-    if (!adminSecretUnused || ctx.oidc?.client?.clientId !== admin.adminClientId) return;
-    adminSecretUnused = false;
-    store.settings.set(SETTING_KEYS.adminSecretUnused, 'false').catch((err) => {
-      adminSecretUnused = true;
-      log.warn({ event: 'bootstrap.mark_failed', err: { message: (err as Error).message } });
-    });
-  };
+  const adminAuthenticated = markAdminSecretUsed(store, admin, log);
 
   const build = () => {
     provider = createProvider({ config, store, keys, cookieKeys, log, customClaims });
     (provider.on as (event: string, listener: typeof adminAuthenticated) => unknown).call(
       provider,
-      'grant.success',
+      'grant.success', // a token issued: for the administrator, its secret has been used
       adminAuthenticated,
     );
     // The issuer's own keys, served in-process: no network round-trip to itself, hence http is safe here.
@@ -343,77 +337,15 @@ async function assemble(
   });
   const interactions = createInteractionRoutes({ config, store, log, provider: () => provider, csrfKey });
 
-  const oidcPrefix = `${config.basePath}/oidc`;
-
-  async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const full = url.pathname;
-    if (full === oidcPrefix || full.startsWith(`${oidcPrefix}/`)) {
-      // The JWKS is read from the shared store when asked for, so no instance publishes an older set
-      // than the keys other instances already sign with.
-      if (store.multiNode && full === `${oidcPrefix}/jwks`) await refreshKeys().catch(keysFailed);
-      const raw = req.url ?? '/';
-      (req as IncomingMessage & { originalUrl?: string }).originalUrl = raw;
-      req.url = `${full.slice(oidcPrefix.length) || '/'}${url.search}`;
-      callback(req, res);
-      return;
-    }
-    if (config.basePath !== '' && full !== config.basePath && !full.startsWith(`${config.basePath}/`)) {
-      sendJson(res, 404, { code: 'not_found', message: 'Not found' });
-      return;
-    }
-    const path = full.slice(config.basePath.length) || '/';
-    if (path === '/health') {
-      try {
-        await store.ping();
-        sendJson(res, 200, { status: 'ok' });
-      } catch {
-        sendJson(res, 503, { status: 'unavailable' });
-      }
-      return;
-    }
-    if (await interactions(req, res, path)) return;
-    if (await management(req, res, path, url)) return;
-    if (path === '/') {
-      sendJson(res, 200, {
-        issuer: config.issuer,
-        discovery: `${config.issuer}/.well-known/openid-configuration`,
-        managementApi: config.managementAudience,
-        openapi: `${config.managementAudience}/openapi.json`,
-      });
-      return;
-    }
-    sendJson(res, 404, { code: 'not_found', message: 'Not found' });
-  }
-
-  const handler = (req: IncomingMessage, res: ServerResponse): void => {
-    const started = performance.now();
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '/', config.baseUrl);
-    } catch {
-      sendJson(res, 400, { code: 'invalid_request', message: 'Malformed request target' });
-      return;
-    }
-    const path = url.pathname;
-    res.once('finish', () => {
-      // Path only: query strings can carry codes, tokens (id_token_hint) or state, and are never logged.
-      log.info({
-        event: 'http',
-        method: req.method,
-        path: logPath(path),
-        status: res.statusCode,
-        ms: Math.round(performance.now() - started),
-      });
-    });
-    route(req, res, url).catch((err) => {
-      log.error(
-        { event: 'http.error', err: { type: (err as Error)?.name, message: (err as Error)?.message } },
-        'request failed',
-      );
-      if (!res.headersSent) sendJson(res, 500, { code: 'internal_error', message: 'Internal error' });
-      else res.destroy();
-    });
-  };
+  const handler = createFrontHandler({
+    config,
+    store,
+    log,
+    oidc: () => callback,
+    refreshJwks: () => refreshKeys().then(() => undefined, keysFailed),
+    interactions,
+    management,
+  });
 
   const purgeTimer = setInterval(() => {
     const failed = (err: unknown) =>

@@ -6,7 +6,14 @@
 import { ConfigError } from '../errors.js';
 import { didYouMean } from '../internal/suggest.js';
 
-/** Flags and the setting each sets. */
+/**
+ * Flags and the setting each sets.
+ *
+ * @example
+ * ```ts
+ * FLAGS['--port']; // { setting: 'port', kind: 'integer' }
+ * ```
+ */
 export const FLAGS: Readonly<
   Record<string, { readonly setting: string; readonly kind: 'string' | 'integer' }>
 > = Object.freeze({
@@ -19,7 +26,14 @@ export const FLAGS: Readonly<
   '--log-level': { setting: 'log.level', kind: 'string' },
 });
 
-/** Options of the `token` command (not settings), by flag, and the name each is stored under. */
+/**
+ * Options of the `token` command (not settings), by flag, and the name each is stored under.
+ *
+ * @example
+ * ```ts
+ * TOKEN_OPTIONS['--pat']; // 'pat'
+ * ```
+ */
 export const TOKEN_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
   '--pat': 'pat',
   '--resource': 'resource',
@@ -27,7 +41,14 @@ export const TOKEN_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
   '--client-id': 'clientId',
 });
 
-/** The parsed command line. */
+/**
+ * The parsed command line.
+ *
+ * @example
+ * ```ts
+ * const { command, flags }: ParsedArgs = parseArgs(['start', '--port', '3002']); // 'start', { port: 3002 }
+ * ```
+ */
 export interface ParsedArgs {
   readonly command: string | undefined;
   readonly positionals: readonly string[];
@@ -91,7 +112,14 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   return { command, positionals, flags, flagNames, options, config, help, version };
 }
 
-/** `--help` text. */
+/**
+ * `--help` text.
+ *
+ * @example
+ * ```ts
+ * process.stderr.write(`${USAGE}\n`);
+ * ```
+ */
 export const USAGE = `Usage: gatehouse-issuer <command> [options]
 
 Commands:

@@ -17,10 +17,24 @@ import {
 import type { IssuerConfig } from '../config/schema.js';
 import { ConfigError } from '../errors.js';
 
-/** Config file looked for in the working directory when none is given. */
+/**
+ * Config file looked for in the working directory when none is given.
+ *
+ * @example
+ * ```ts
+ * existsSync(join(process.cwd(), DEFAULT_CONFIG_FILE)); // ./gatehouse-issuer.json
+ * ```
+ */
 export const DEFAULT_CONFIG_FILE = 'gatehouse-issuer.json';
 
-/** Environment variables and the setting each sets. */
+/**
+ * Environment variables and the setting each sets.
+ *
+ * @example
+ * ```ts
+ * ENVIRONMENT.find(([variable]) => variable === 'GATEHOUSE_PORT'); // ['GATEHOUSE_PORT', 'port', 'integer']
+ * ```
+ */
 export const ENVIRONMENT: ReadonlyArray<
   readonly [variable: string, setting: string, kind: 'string' | 'integer' | 'boolean']
 > = Object.freeze([
@@ -50,7 +64,14 @@ function set(target: Settings, path: string, value: unknown): void {
   else target[head] = { ...((target[head] as Settings | undefined) ?? {}), [tail]: value };
 }
 
-/** Read a JSON config file; throws a `ConfigError` naming the file on any problem. */
+/**
+ * Read a JSON config file; throws a `ConfigError` naming the file on any problem.
+ *
+ * @example
+ * ```ts
+ * const settings = readConfigFile('/etc/gatehouse/issuer.json');
+ * ```
+ */
 export function readConfigFile(path: string): Settings {
   let text: string;
   try {
@@ -82,7 +103,14 @@ function parseEnv(variable: string, kind: 'string' | 'integer' | 'boolean', raw:
   return raw;
 }
 
-/** Where the CLI gets its settings. */
+/**
+ * Where the CLI gets its settings.
+ *
+ * @example
+ * ```ts
+ * const sources: ConfigSources = { file: 'issuer.json', env: process.env, cwd: process.cwd() };
+ * ```
+ */
 export interface ConfigSources {
   /** `--config` value, if given. */
   readonly file?: string | undefined;
@@ -94,13 +122,27 @@ export interface ConfigSources {
   readonly cwd: string;
 }
 
-/** Where a setting's value came from: a flag, an environment variable, or the config file. */
+/**
+ * Where a setting's value came from: a flag, an environment variable, or the config file.
+ *
+ * @example
+ * ```ts
+ * const origin: SettingOrigin = { kind: 'env', name: 'GATEHOUSE_PORT' };
+ * ```
+ */
 export type SettingOrigin =
   | { readonly kind: 'flag'; readonly name: string }
   | { readonly kind: 'env'; readonly name: string }
   | { readonly kind: 'file'; readonly name: string };
 
-/** Merged settings, and where each came from (by dotted setting path). */
+/**
+ * Merged settings, and where each came from (by dotted setting path).
+ *
+ * @example
+ * ```ts
+ * const { config, origins }: LoadedConfig = loadSettings({ env: process.env, cwd: process.cwd() });
+ * ```
+ */
 export interface LoadedConfig {
   readonly config: IssuerConfig;
   readonly origins: ReadonlyMap<string, SettingOrigin>;

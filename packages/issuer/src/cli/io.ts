@@ -8,7 +8,14 @@ import type { IssuerConfig } from '../config/schema.js';
 import type { ParsedArgs } from './args.js';
 import { loadSettings, type SettingOrigin } from './config.js';
 
-/** Streams, environment and working directory of one CLI run. */
+/**
+ * Streams, environment and working directory of one CLI run.
+ *
+ * @example
+ * ```ts
+ * const io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+ * ```
+ */
 export interface CliIo {
   /** Messages for people (banner, credentials, results). */
   readonly stderr: { write(text: string): unknown };

@@ -17,7 +17,14 @@ import { type CliIo, originsOf } from './io.js';
 import { explainConfigError } from './origins.js';
 import { packageVersion } from './version.js';
 
-/** Outcome of one CLI run: an exit code, and the running issuer for `start`. */
+/**
+ * Outcome of one CLI run: an exit code, and the running issuer for `start`.
+ *
+ * @example
+ * ```ts
+ * const { code, issuer }: CliResult = await runCli(['start'], io);
+ * ```
+ */
 export interface CliResult {
   readonly code: number;
   readonly issuer?: Issuer | undefined;

@@ -8,7 +8,14 @@
 import { ConfigError } from '../errors.js';
 import { didYouMean } from '../internal/suggest.js';
 
-/** A level of the option tree: each name maps to `true` (a value) or to the names under it. */
+/**
+ * A level of the option tree: each name maps to `true` (a value) or to the names under it.
+ *
+ * @example
+ * ```ts
+ * const tree: OptionTree = { port: true, keys: { algorithm: true } };
+ * ```
+ */
 export interface OptionTree {
   readonly [name: string]: true | OptionTree;
 }

@@ -8,7 +8,14 @@ import type { DestinationStream, Logger } from 'pino';
 import type { Store } from '../storage/store.js';
 import type { CustomClaimsOnError, LogLevel, SigningAlgorithm } from './defaults.js';
 
-/** Signing-key settings. */
+/**
+ * Signing-key settings.
+ *
+ * @example
+ * ```ts
+ * const keys: KeyConfig = { algorithm: 'ES256', gracePeriod: 3_600 };
+ * ```
+ */
 export interface KeyConfig {
   /** Algorithm of generated keys. Default `RS256`. */
   algorithm?: SigningAlgorithm;
@@ -41,7 +48,14 @@ export interface PostgresConfig {
   idleTimeout?: number;
 }
 
-/** Lifetimes in seconds. */
+/**
+ * Lifetimes in seconds.
+ *
+ * @example
+ * ```ts
+ * const ttl: TtlConfig = { accessToken: 900, refreshToken: 86_400 };
+ * ```
+ */
 export interface TtlConfig {
   /** Default 3600. */
   accessToken?: number;
@@ -59,7 +73,14 @@ export interface TtlConfig {
   interaction?: number;
 }
 
-/** Logging settings. */
+/**
+ * Logging settings.
+ *
+ * @example
+ * ```ts
+ * const log: LogConfig = { level: 'warn' };
+ * ```
+ */
 export interface LogConfig {
   /** pino level. Default `info`. */
   level?: LogLevel;
@@ -69,7 +90,14 @@ export interface LogConfig {
   logger?: Logger;
 }
 
-/** Management API HTTP limits. */
+/**
+ * Management API HTTP limits.
+ *
+ * @example
+ * ```ts
+ * const http: HttpConfig = { maxBodyBytes: 65_536 };
+ * ```
+ */
 export interface HttpConfig {
   /** Largest request body in bytes (at most 1 MiB). Default 102400. */
   maxBodyBytes?: number;
@@ -77,7 +105,14 @@ export interface HttpConfig {
   maxJsonDepth?: number;
 }
 
-/** Password policy. */
+/**
+ * Password policy.
+ *
+ * @example
+ * ```ts
+ * const passwords: PasswordConfig = { minLength: 12 };
+ * ```
+ */
 export interface PasswordConfig {
   /** scrypt N, a power of two ≥ 1024. Default 16384. */
   scryptCost?: number;
@@ -85,13 +120,27 @@ export interface PasswordConfig {
   minLength?: number;
 }
 
-/** Subject tokens (`POST /api/subject-tokens`). */
+/**
+ * Subject tokens (`POST /api/subject-tokens`).
+ *
+ * @example
+ * ```ts
+ * const subjectTokens: SubjectTokenConfig = { ttl: 300 };
+ * ```
+ */
 export interface SubjectTokenConfig {
   /** Lifetime in seconds (10–3600). Default 600. */
   ttl?: number;
 }
 
-/** Token exchange (RFC 8693) limits. */
+/**
+ * Token exchange (RFC 8693) limits.
+ *
+ * @example
+ * ```ts
+ * const tokenExchange: TokenExchangeConfig = { maxFailures: 5, failureWindow: 600 };
+ * ```
+ */
 export interface TokenExchangeConfig {
   /** Failed redemptions of unknown tokens per client and address before 429. Default 10. */
   maxFailures?: number;
@@ -127,7 +176,14 @@ export interface CustomJwtClaimsConfig {
   workers?: number;
 }
 
-/** Administrator application created on first start. */
+/**
+ * Administrator application created on first start.
+ *
+ * @example
+ * ```ts
+ * const admin: AdminConfig = { clientId: 'ci-admin', clientSecret: process.env.ADMIN_SECRET! };
+ * ```
+ */
 export interface AdminConfig {
   /** Fixed client id instead of a generated one. */
   clientId?: string;
@@ -177,7 +233,15 @@ export interface IssuerConfig {
   cookieKeys?: readonly string[];
 }
 
-/** {@link IssuerConfig} after defaults and validation. */
+/**
+ * {@link IssuerConfig} after defaults and validation.
+ *
+ * @example
+ * ```ts
+ * const config: ResolvedConfig = resolveConfig({ baseUrl: 'http://localhost:3001' });
+ * config.issuer; // 'http://localhost:3001/oidc'
+ * ```
+ */
 export interface ResolvedConfig {
   /** `baseUrl` without a trailing slash. */
   readonly baseUrl: string;

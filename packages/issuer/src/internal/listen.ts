@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULTS } from '../config/defaults.js';
 import { ListenError } from '../errors.js';
 
 /**
@@ -35,9 +36,6 @@ export function listenOn(
   });
 }
 
-/** Seconds a client is asked to wait (`Retry-After`) while the issuer is starting. */
-const STARTING_RETRY_AFTER = '1';
-
 /** The request listener of a bound server whose issuer is not ready yet. */
 const STARTING = new WeakMap<Server, (req: IncomingMessage, res: ServerResponse) => void>();
 
@@ -59,7 +57,10 @@ export async function bindServer(
 ): Promise<Server> {
   const starting = (_req: IncomingMessage, res: ServerResponse) => {
     res
-      .writeHead(503, { 'content-type': 'application/json', 'retry-after': STARTING_RETRY_AFTER })
+      .writeHead(503, {
+        'content-type': 'application/json',
+        'retry-after': String(DEFAULTS.startup.retryAfter),
+      })
       .end('{"status":"starting"}');
   };
   const server = createServer(starting);

@@ -16,7 +16,14 @@ import { describeDatabase } from '../../storage/open.js';
 import type { ParsedArgs } from '../args.js';
 import { type CliIo, configFor } from '../io.js';
 
-/** How the CLI says to pick another port or host. */
+/**
+ * How the CLI says to pick another port or host.
+ *
+ * @example
+ * ```ts
+ * await bindServer(3001, '127.0.0.1', CHANGE_ADDRESS); // ListenError: … pick another port with --port N or GATEHOUSE_PORT=N
+ * ```
+ */
 export const CHANGE_ADDRESS = Object.freeze({
   port: '--port N or GATEHOUSE_PORT=N',
   host: '--host or GATEHOUSE_HOST',
