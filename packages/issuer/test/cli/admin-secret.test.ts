@@ -110,6 +110,7 @@ describe.each(DRIVERS)('the administrator secret on %s', (driver) => {
       expect(second.text).toContain('The administrator secret printed before was never used');
       expect(fresh).not.toBe(printed);
       expect(await useSecret(port, id, printed)).toBe(401);
+      expect(logs.text).toContain('"event":"bootstrap.admin_secret_reissued"');
       working = fresh;
     } else {
       // Several instances may share this database: none replaces a secret another one printed.

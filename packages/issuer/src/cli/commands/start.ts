@@ -84,7 +84,13 @@ export async function start(args: ParsedArgs, io: CliIo): Promise<Issuer> {
     // One process per SQLite database: replacing an unused secret cannot invalidate another running
     // instance's banner. On a shared database, `admin reset-secret` does it on purpose instead.
     const reissue = secret === undefined && admin.secretUnused && !store.multiNode;
-    if (reissue) secret = (await resetAdminSecret(store, epoch(), { unused: true })).clientSecret;
+    if (reissue) {
+      secret = (await resetAdminSecret(store, epoch(), { unused: true })).clientSecret;
+      issuer.log.info(
+        { event: 'bootstrap.admin_secret_reissued', clientId: admin.adminClientId },
+        'the unused administrator secret was replaced',
+      );
+    }
     const lines = [
       `Gatehouse issuer listening on ${address.address}:${address.port}`,
       `  Issuer:          ${config.issuer}`,
