@@ -16,9 +16,9 @@ import { type BootstrapResult, bootstrap, markAdminSecretUsed, SETTING_KEYS } fr
 import { createProvider, toClientMetadata } from './config/provider.js';
 import { type IssuerConfig, type ResolvedConfig, resolveConfig } from './config/schema.js';
 import { type CustomClaims, createCustomClaims } from './customize/claims.js';
-import { createFrontHandler } from './front.js';
 import { type ClaimsRunner, createClaimsRunner } from './customize/runner.js';
 import { ConfigError, ValidationError } from './errors.js';
+import { createFrontHandler } from './front.js';
 import { createFailureLimiter } from './grants/failure-limiter.js';
 import { registerGrants } from './grants/index.js';
 import { createInteractionRoutes } from './interactions/routes.js';
