@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The commands of docs/troubleshooting.md (and docs/issuer.md's `admin reset-secret`), run as written
-# against the built CLI. troubleshooting.test.ts runs this script in its own process group with:
+# against the built CLI. troubleshooting.test.ts runs this script in a process group of its own (killed
+# afterwards) with:
 #   CLI           the built gatehouse-issuer (dist/cli.js), run by NODE
 #   WORK          a scratch directory: the docs' /home/you/project
 #   TAKEN_PORT    a port the test holds: the docs' 3001
@@ -9,7 +10,6 @@
 # Each case prints "=== <case>" and what the commands printed; the test compares it with the page's
 # output blocks. Lines between the docs' commands are glue: ports, waiting, checks.
 set -euo pipefail
-set -m # background jobs get process groups of their own, so `stop` ends node with its shell
 cd "$WORK"
 pg_url=$DATABASE_URL
 unset DATABASE_URL GATEHOUSE_CONFIG GATEHOUSE_DATABASE GATEHOUSE_DATA_DIR GATEHOUSE_BASE_URL
@@ -18,11 +18,20 @@ export GATEHOUSE_LOG_LEVEL=warn
 
 # The docs' ports: 3001 (the default) is taken, 3002 is free.
 port_of() { case $1 in 3001) echo "$TAKEN_PORT" ;; 3002) echo "$FREE_PORT" ;; *) echo "$1" ;; esac; }
+# The CLI. Run in the background (`gatehouse-issuer start … &`), SIGTERM to the job reaches node, and the
+# job ends only once node has (so its port is free again).
 gatehouse-issuer() {
-  local args=() arg
+  local args=() arg node status=0
   for arg in "$@"; do args+=("$(port_of "$arg")"); done
-  GATEHOUSE_PORT=$(port_of "${GATEHOUSE_PORT:-3001}") "$NODE" "$CLI" "${args[@]}"
+  GATEHOUSE_PORT=$(port_of "${GATEHOUSE_PORT:-3001}") "$NODE" "$CLI" "${args[@]}" &
+  node=$!
+  trap 'kill -TERM $node 2>/dev/null; wait $node' TERM
+  wait $node || status=$?
+  trap - TERM
+  return $status
 }
+# Whatever happens, no issuer outlives the script.
+trap 'for job in $(jobs -p); do kill -TERM "$job" 2>/dev/null || true; done; wait' EXIT
 case_() { echo "=== $1"; }
 # Wait until start.txt holds $1 (a started issuer's banner); print it.
 banner() {
@@ -33,7 +42,7 @@ banner() {
   cat start.txt
   return 1
 }
-stop() { kill -TERM -- "-$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
+stop() { kill -TERM "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
 # Status of a Management API call with a client-credentials token of <client id> <secret>.
 management_status() {
   "$NODE" -e '
