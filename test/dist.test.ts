@@ -1,6 +1,6 @@
 /**
  * Every published package loads from its build output both by `import` and by `require` on the Node
- * running the tests (>= 22.12, where `require(esm)` makes the CJS builds work with ESM-only jose), and
+ * running the tests (>= 22.18; `require(esm)`, since 22.12, makes the CJS builds work with ESM-only jose), and
  * both expose the same names. Runs in child processes, so no test-runner transform is involved.
  */
 import { execFileSync } from 'node:child_process';

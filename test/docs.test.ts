@@ -1,7 +1,8 @@
 /**
- * The option tables in docs/ state the same defaults as the packages' frozen DEFAULTS objects.
+ * The option tables in docs/ state the same defaults as the packages' frozen DEFAULTS objects; every
+ * package.json, ./dev and the docs state one Node.js floor.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ADAPTER_DEFAULTS, DEFAULTS } from '../packages/core/src/index.js';
@@ -71,5 +72,38 @@ describe('docs/dpop.md options table', () => {
     expect(cell('dpop.replayStore')).toContain(`\`${d.replayStoreMax}\``);
     expect(cell('mtls.mode')).toBe(`\`"${DEFAULTS.mtls.mode}"\``);
     expect(DEFAULTS.mtls.certificateHeader).toBeUndefined();
+  });
+});
+
+describe('the Node.js floor', () => {
+  const floor = /^NODE_FLOOR=(\d+\.\d+)$/m.exec(readFileSync(join(root, 'dev'), 'utf8'))?.[1];
+
+  it('is the "engines" of every package.json', () => {
+    expect(floor).toMatch(/^22\.\d+$/);
+    const manifests = ['package.json'];
+    for (const dir of ['packages', 'examples'])
+      for (const entry of readdirSync(join(root, dir))) manifests.push(`${dir}/${entry}/package.json`);
+    for (const manifest of manifests) {
+      const { engines } = JSON.parse(readFileSync(join(root, manifest), 'utf8')) as {
+        engines?: { node?: string };
+      };
+      expect(engines?.node, manifest).toBe(`>=${floor}`);
+    }
+  });
+
+  it('is the only Node 22 version the docs name', () => {
+    const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md'))];
+    let named = 0;
+    for (const page of pages) {
+      const text = readFileSync(join(root, page === 'README.md' ? page : `docs/${page}`), 'utf8');
+      // "Node.js 22.x", "Node.js >= 22.x", "(>= 22.x", "older than 22.x" (not benchmark numbers).
+      for (const [, version] of text.matchAll(
+        /(?:Node(?:\.js)?\s*(?:>=\s*)?|\(>=\s*|older than\s+)(22\.\d+)/g,
+      )) {
+        named++;
+        expect(version, page).toBe(floor);
+      }
+    }
+    expect(named).toBeGreaterThan(3);
   });
 });

@@ -191,6 +191,7 @@ export async function startWorld(options: Pick<DemoOptions, 'ports'>): Promise<W
       clientId: CONSOLE_CLIENT_ID,
       backend: { resource: resources.backend, url: urls.backend },
       orders: { resource: resources.orders, url: urls.api, scopes: [SCOPES.read] },
+      impersonationScope: SCOPES.impersonate,
       scopes: [SCOPES.impersonate, SCOPES.read],
       directory: {
         [users.customer]: PEOPLE.customer.username,

@@ -31,6 +31,7 @@ export const PAGES = [
   'docs/audit-logs.md',
   'docs/testing.md',
   'docs/issuer.md',
+  'docs/troubleshooting.md',
   'docs/management-api.md',
   'docs/impersonation.md',
   'docs/client.md',

@@ -1,7 +1,13 @@
 // The support console page: sign in with @gatehouse/client (authorization code + PKCE), then act as a
 // customer through the integrator's backend. Configuration comes from /config.json.
+//
+// Who sees the impersonation form: users whose access token for the support backend carries the scope
+// the backend requires (config.impersonation.scope, `impersonate:users`, granted by a role such as the
+// demo's support-engineer). The page only hides what would be refused: the backend checks the scope
+// itself on every request.
 import { createClient } from '/gatehouse-client.js';
-import { impersonate } from '/impersonate.js';
+import { impersonate, readClaims } from '/impersonate.js';
+import { describeError, hasScope } from '/messages.js';
 
 const $ = (id) => document.getElementById(id);
 const config = await (await fetch('/config.json')).json();
@@ -10,10 +16,14 @@ const name = (id) => (config.directory?.[id] ? `${config.directory[id]} (${id})`
 
 function show(signedIn, text) {
   $('status').textContent = text;
-  $('status').dataset.state = signedIn ? 'signed-in' : 'signed-out';
   $('sign-in').hidden = signedIn;
   $('sign-out').hidden = !signedIn;
-  $('impersonate').hidden = !signedIn;
+  $('status').dataset.state = signedIn ? 'signed-in' : 'signed-out';
+}
+
+function notice(text) {
+  $('notice').textContent = text;
+  $('notice').hidden = text === '';
 }
 
 function step(kind, text, ok) {
@@ -24,8 +34,27 @@ function step(kind, text, ok) {
   $('steps').append(item);
 }
 
-$('sign-in').onclick = () => client.signIn();
+/** Whether the signed-in user's token for the backend carries the impersonation scope. */
+async function mayImpersonate() {
+  try {
+    return hasScope(
+      readClaims(await client.getAccessToken(config.backend.resource)),
+      config.impersonation.scope,
+    );
+  } catch (err) {
+    // Gatehouse issues a token without scopes to a user none of whose roles grant one; an issuer may
+    // refuse such a token instead.
+    if (err.error === 'invalid_scope' || err.error === 'invalid_target') return false;
+    throw err;
+  }
+}
+
+$('sign-in').onclick = () => {
+  notice('');
+  client.signIn();
+};
 $('sign-out').onclick = () => client.signOut();
+$('needed-scope').textContent = config.impersonation.scope;
 $('user-id').value = config.defaults?.userId ?? '';
 $('reason').value = config.defaults?.reason ?? '';
 $('ticket-id').value = config.defaults?.ticketId ?? '';
@@ -58,13 +87,28 @@ $('impersonate').onsubmit = async (event) => {
   }
 };
 
+let claims;
 try {
   if (location.pathname === '/callback') {
-    await client.handleSignInCallback();
-    history.replaceState(null, '', '/');
+    try {
+      await client.handleSignInCallback();
+    } finally {
+      history.replaceState(null, '', '/'); // no code or error left in the address bar
+    }
   }
-  const claims = (await client.isAuthenticated()) ? await client.getIdTokenClaims() : undefined;
-  show(claims !== undefined, claims ? `Signed in as ${name(claims.sub)}` : 'Not signed in');
+  claims = (await client.isAuthenticated()) ? await client.getIdTokenClaims() : undefined;
 } catch (err) {
-  show(false, `Sign-in failed: ${err.reason ?? ''} ${err.error ?? err.message}`);
+  notice(describeError(err));
+}
+if (claims === undefined) {
+  show(false, 'Not signed in');
+} else {
+  try {
+    const allowed = await mayImpersonate();
+    $('impersonate').hidden = !allowed;
+    $('not-allowed').hidden = allowed;
+  } catch (err) {
+    notice(describeError(err));
+  }
+  show(true, `Signed in as ${name(claims.sub)}`);
 }

@@ -31,7 +31,12 @@ export interface ConsoleOptions {
   backend: ApiLocation;
   /** The orders API: `GET {url}/orders` under impersonation. */
   orders: ApiLocation & { readonly scopes: readonly string[] };
-  /** Extra scopes to ask for at sign-in. Default: the backend's `impersonate:users` and the orders scopes. */
+  /**
+   * The backend scope that allows impersonation (what its `requireScope` asks for). The page shows the
+   * impersonation form only to users whose token for the backend carries it. Default `impersonate:users`.
+   */
+  impersonationScope?: string;
+  /** Extra scopes to ask for at sign-in. Default: the impersonation scope and the orders scopes. */
   scopes?: readonly string[];
   /** Display names by user id, for the page (demo data). */
   directory?: Readonly<Record<string, string>>;
@@ -40,6 +45,8 @@ export interface ConsoleOptions {
 }
 
 const PUBLIC = join(import.meta.dirname, '../public');
+/** The scope the impersonation backend requires (examples/impersonation-backend). */
+const DEFAULT_IMPERSONATION_SCOPE = 'impersonate:users';
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -56,6 +63,7 @@ export function clientBundlePath(): string {
 /** What `/config.json` holds: everything the page needs, nothing secret. */
 export function pageConfig(options: ConsoleOptions) {
   const origin = new URL(options.origin).origin;
+  const impersonationScope = options.impersonationScope ?? DEFAULT_IMPERSONATION_SCOPE;
   return {
     client: {
       endpoint: options.endpoint,
@@ -64,9 +72,10 @@ export function pageConfig(options: ConsoleOptions) {
       redirectUri: `${origin}/callback`,
       postLogoutRedirectUri: `${origin}/`,
       resources: [options.orders.resource, options.backend.resource],
-      scopes: [...(options.scopes ?? ['impersonate:users', ...options.orders.scopes])],
+      scopes: [...(options.scopes ?? [impersonationScope, ...options.orders.scopes])],
     },
     backend: options.backend,
+    impersonation: { scope: impersonationScope },
     orders: options.orders,
     directory: options.directory ?? {},
     defaults: options.defaults ?? {},
@@ -104,7 +113,7 @@ export function createConsoleHandler(
   const files = new Map<string, { type: string; body: string }>();
   const page = { type: TYPES['.html']!, body: readFileSync(join(PUBLIC, 'index.html'), 'utf8') };
   for (const path of ['/', '/callback']) files.set(path, page);
-  for (const name of ['console.js', 'impersonate.js', 'console.css']) {
+  for (const name of ['console.js', 'impersonate.js', 'messages.js', 'console.css']) {
     files.set(`/${name}`, {
       type: TYPES[name.slice(name.lastIndexOf('.'))]!,
       body: readFileSync(join(PUBLIC, name), 'utf8'),

@@ -48,7 +48,7 @@ describe('the console server', () => {
     const bundle = await fetch(`${base}/gatehouse-client.js`);
     expect(bundle.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(await bundle.text()).toBe(readFileSync(clientBundlePath(), 'utf8'));
-    for (const path of ['/console.js', '/impersonate.js', '/console.css']) {
+    for (const path of ['/console.js', '/impersonate.js', '/messages.js', '/console.css']) {
       expect((await fetch(`${base}${path}`)).status, path).toBe(200);
     }
   });
@@ -65,7 +65,24 @@ describe('the console server', () => {
       resources: ['https://orders.gatehouse.test', 'https://support-backend.gatehouse.test'],
       scopes: ['impersonate:users', 'read:orders'],
     });
+    // The page shows the impersonation form to users whose backend token carries this scope.
+    expect(config.impersonation).toEqual({ scope: 'impersonate:users' });
     expect(JSON.stringify(config)).not.toMatch(/secret/i);
+    const other = pageConfig({ ...OPTIONS, impersonationScope: 'support:act' });
+    expect(other.impersonation.scope).toBe('support:act');
+    expect(other.client.scopes).toEqual(['support:act', 'read:orders']);
+  });
+
+  it('labels every input of the page, and styles it for light and dark, phone and desktop', async () => {
+    const html = await (await fetch(`${base}/`)).text();
+    const inputs = [...html.matchAll(/<input id="([^"]+)"/g)].map((match) => match[1]);
+    expect(inputs).toEqual(['user-id', 'reason', 'ticket-id']);
+    for (const id of inputs) expect(html).toContain(`<label for="${id}">`);
+    expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    const css = await (await fetch(`${base}/console.css`)).text();
+    expect(css).toContain('@media (prefers-color-scheme: dark)');
+    expect(css).toContain(':focus-visible');
+    expect(css).toMatch(/@media \(max-width: \d+px\)/);
   });
 
   it.each(['/../package.json', '/%2e%2e/package.json', '/public/index.html', '/src/app.ts', '/nope'])(

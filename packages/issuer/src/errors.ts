@@ -23,12 +23,85 @@ import { errors } from 'oidc-provider';
  * ```
  */
 export class ConfigError extends TypeError {
-  /** Dotted path of the bad setting, e.g. `keys.gracePeriod`. */
+  /**
+   * What the user wrote: the dotted path of the setting (`keys.gracePeriod`), or, from the CLI, the
+   * flag (`--port`) or environment variable (`GATEHOUSE_PORT`) that set it.
+   */
   readonly option: string;
+  /** What is wrong, without the name: `must be an integer between 0 and 65535`. */
+  readonly requirement: string;
   constructor(option: string, must: string) {
     super(`"${option}" ${must}`);
     this.name = 'ConfigError';
     this.option = option;
+    this.requirement = must;
+  }
+}
+
+/**
+ * The issuer cannot listen on its address: the port is taken (`EADDRINUSE`), needs privileges
+ * (`EACCES`), or the host is not an address of this machine (`EADDRNOTAVAIL`). The message is one
+ * line that says what to change; {@link ListenError.code} is Node's error code.
+ *
+ * @example
+ * ```ts
+ * import { ListenError } from '@gatehouse/issuer';
+ * try {
+ *   await issuer.listen(3001);
+ * } catch (err) {
+ *   if (err instanceof ListenError && err.code === 'EADDRINUSE') await issuer.listen(0);
+ * }
+ * ```
+ */
+export class ListenError extends Error {
+  readonly port: number;
+  readonly host: string;
+  /** Node's error code, e.g. `EADDRINUSE`. */
+  readonly code: string;
+  /**
+   * @param change - How to pick another port or host, e.g. `--port N or GATEHOUSE_PORT=N` (the CLI);
+   *   by default the `port` / `host` options.
+   */
+  constructor(port: number, host: string, code: string, change?: { port: string; host: string }) {
+    const how = change ?? { port: 'the "port" option', host: 'the "host" option' };
+    super(
+      code === 'EADDRINUSE'
+        ? `port ${port} on ${host} is already in use: stop what uses it, or pick another port with ${how.port}`
+        : code === 'EACCES'
+          ? `cannot listen on ${host}:${port}: permission denied (ports below 1024 need privileges); pick another port with ${how.port}`
+          : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND'
+            ? `cannot listen on ${host}:${port}: ${host} is not an address of this machine; pick another host with ${how.host}`
+            : `cannot listen on ${host}:${port} (${code}); pick another port with ${how.port}`,
+    );
+    this.name = 'ListenError';
+    this.port = port;
+    this.host = host;
+    this.code = code;
+  }
+}
+
+/**
+ * `resetAdminSecret()` (`gatehouse-issuer admin reset-secret`) found no administrator application: the
+ * issuer has never started on this database, or it is not the database the issuer uses.
+ *
+ * @example
+ * ```ts
+ * import { NoAdministratorError } from '@gatehouse/issuer';
+ * if (err instanceof NoAdministratorError) console.error('start the issuer once first');
+ * ```
+ */
+export class NoAdministratorError extends Error {
+  /**
+   * @param database - The database as it may be printed (a path, or a URL without its password).
+   * @param exists - `false` when the SQLite file is not there at all.
+   */
+  constructor(database: string, exists = true) {
+    super(
+      exists
+        ? `${database} has no administrator application yet: start the issuer on it once (gatehouse-issuer start), or point --data-dir or --database at the issuer's data`
+        : `${database} does not exist: point --data-dir or --database at the issuer's data, or start the issuer once (gatehouse-issuer start)`,
+    );
+    this.name = 'NoAdministratorError';
   }
 }
 

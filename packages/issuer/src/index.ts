@@ -2,7 +2,7 @@
  * `@gatehouse/issuer`: the reference OpenID Connect / OAuth 2.0 authorization server, built on
  * oidc-provider, with SQLite storage (or PostgreSQL, for several instances on one database), a
  * Management API guarded by `@gatehouse/core`, and a CLI
- * (`gatehouse-issuer start | migrate | seed | keys rotate | token`). RFC 8693 token exchange for
+ * (`gatehouse-issuer start | migrate | seed | keys rotate | token | admin reset-secret`). RFC 8693 token exchange for
  * impersonation (subject tokens, actor tokens, personal access tokens) and a `getCustomJwtClaims` hook
  * run in worker threads.
  *
@@ -16,7 +16,7 @@
  *
  * @module
  */
-export { type BootstrapResult, bootstrap } from './bootstrap.js';
+export { type AdminSecret, type BootstrapResult, bootstrap, resetAdminSecret } from './bootstrap.js';
 export {
   CUSTOM_CLAIMS_ON_ERROR,
   type CustomClaimsOnError,
@@ -59,9 +59,11 @@ export {
   ConflictError,
   CustomClaimsError,
   type CustomClaimsFailure,
+  ListenError,
   ManagementError,
   type ManagementErrorCode,
   MethodNotAllowedError,
+  NoAdministratorError,
   NotFoundError,
   PayloadTooLargeError,
   StoreConflictError,

@@ -12,18 +12,19 @@ import type { AddressInfo } from 'node:net';
 import { createVerifier, type Verifier } from '@gatehouse/core';
 import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
-import { type BootstrapResult, bootstrap, SETTING_KEYS } from './bootstrap.js';
+import { type BootstrapResult, bootstrap, markAdminSecretUsed, SETTING_KEYS } from './bootstrap.js';
 import { createProvider, toClientMetadata } from './config/provider.js';
 import { type IssuerConfig, type ResolvedConfig, resolveConfig } from './config/schema.js';
 import { type CustomClaims, createCustomClaims } from './customize/claims.js';
 import { type ClaimsRunner, createClaimsRunner } from './customize/runner.js';
 import { ConfigError, ValidationError } from './errors.js';
+import { createFrontHandler } from './front.js';
 import { createFailureLimiter } from './grants/failure-limiter.js';
 import { registerGrants } from './grants/index.js';
 import { createInteractionRoutes } from './interactions/routes.js';
 import { createAuditTrail } from './internal/audit.js';
-import { sendJson } from './internal/http.js';
 import { epoch } from './internal/ids.js';
+import { closeServer, listenOn, stopStarting } from './internal/listen.js';
 import { generateSecret } from './internal/secrets.js';
 import { describeKey, type KeySet, loadKeySet, rotateSigningKey, type SigningKeyInfo } from './keys.js';
 import { createLogger } from './logger.js';
@@ -42,7 +43,15 @@ import { type SeedResult, seed } from './seed.js';
 import { openStore } from './storage/open.js';
 import type { ApplicationRecord, Store } from './storage/store.js';
 
-/** A running (or ready to run) issuer. */
+/**
+ * A running (or ready to run) issuer.
+ *
+ * @example
+ * ```ts
+ * const issuer: Issuer = await createIssuer({ baseUrl: 'http://localhost:3001' });
+ * await issuer.listen();
+ * ```
+ */
 export interface Issuer {
   /** The validated configuration. */
   readonly config: ResolvedConfig;
@@ -58,8 +67,16 @@ export interface Issuer {
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
   /** The public JWKS now in force. */
   jwks(): { readonly keys: readonly Record<string, unknown>[] };
-  /** Listen on `port`/`host` (defaults from the config; 0 picks a free port). */
+  /**
+   * Listen on `port`/`host` (defaults from the config; 0 picks a free port). A port in use rejects with
+   * a one-line `ListenError`.
+   */
   listen(port?: number, host?: string): Promise<AddressInfo>;
+  /**
+   * Serve on a server that is already listening (bound before `createIssuer()`, so a taken port is
+   * known before anything is created); `close()` closes it. Resolves to its address.
+   */
+  serve(server: Server): AddressInfo;
   /** Rotate the signing key now: the new key signs, the previous one stays published for the grace period. */
   rotateKeys(): Promise<SigningKeyInfo>;
   /** Re-read the keys from the store; resolves to `true` when they changed (rotation by another process). */
@@ -73,10 +90,6 @@ export interface Issuer {
 const PURGE_INTERVAL_MS = 600_000;
 const SUBJECT_TOKEN_RETENTION_S = 86_400;
 
-/** The path as logged: interaction ids (also cookie values) are replaced by `:uid`; capped at 256 characters. */
-export function logPath(path: string): string {
-  return path.replace(/\/(interaction|auth)\/[^/]+/, '/$1/:uid').slice(0, 256);
-}
 const MAX_TIMER_MS = 2_147_483_647;
 
 /**
@@ -186,8 +199,15 @@ async function assemble(
     store.failures,
   );
 
+  const adminAuthenticated = markAdminSecretUsed(store, admin, log);
+
   const build = () => {
     provider = createProvider({ config, store, keys, cookieKeys, log, customClaims });
+    (provider.on as (event: string, listener: typeof adminAuthenticated) => unknown).call(
+      provider,
+      'grant.success', // a token issued: for the administrator, its secret has been used
+      adminAuthenticated,
+    );
     // The issuer's own keys, served in-process: no network round-trip to itself, hence http is safe here.
     const ownKeys = {
       issuer: config.issuer,
@@ -317,77 +337,15 @@ async function assemble(
   });
   const interactions = createInteractionRoutes({ config, store, log, provider: () => provider, csrfKey });
 
-  const oidcPrefix = `${config.basePath}/oidc`;
-
-  async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const full = url.pathname;
-    if (full === oidcPrefix || full.startsWith(`${oidcPrefix}/`)) {
-      // The JWKS is read from the shared store when asked for, so no instance publishes an older set
-      // than the keys other instances already sign with.
-      if (store.multiNode && full === `${oidcPrefix}/jwks`) await refreshKeys().catch(keysFailed);
-      const raw = req.url ?? '/';
-      (req as IncomingMessage & { originalUrl?: string }).originalUrl = raw;
-      req.url = `${full.slice(oidcPrefix.length) || '/'}${url.search}`;
-      callback(req, res);
-      return;
-    }
-    if (config.basePath !== '' && full !== config.basePath && !full.startsWith(`${config.basePath}/`)) {
-      sendJson(res, 404, { code: 'not_found', message: 'Not found' });
-      return;
-    }
-    const path = full.slice(config.basePath.length) || '/';
-    if (path === '/health') {
-      try {
-        await store.ping();
-        sendJson(res, 200, { status: 'ok' });
-      } catch {
-        sendJson(res, 503, { status: 'unavailable' });
-      }
-      return;
-    }
-    if (await interactions(req, res, path)) return;
-    if (await management(req, res, path, url)) return;
-    if (path === '/') {
-      sendJson(res, 200, {
-        issuer: config.issuer,
-        discovery: `${config.issuer}/.well-known/openid-configuration`,
-        managementApi: config.managementAudience,
-        openapi: `${config.managementAudience}/openapi.json`,
-      });
-      return;
-    }
-    sendJson(res, 404, { code: 'not_found', message: 'Not found' });
-  }
-
-  const handler = (req: IncomingMessage, res: ServerResponse): void => {
-    const started = performance.now();
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '/', config.baseUrl);
-    } catch {
-      sendJson(res, 400, { code: 'invalid_request', message: 'Malformed request target' });
-      return;
-    }
-    const path = url.pathname;
-    res.once('finish', () => {
-      // Path only: query strings can carry codes, tokens (id_token_hint) or state, and are never logged.
-      log.info({
-        event: 'http',
-        method: req.method,
-        path: logPath(path),
-        status: res.statusCode,
-        ms: Math.round(performance.now() - started),
-      });
-    });
-    route(req, res, url).catch((err) => {
-      log.error(
-        { event: 'http.error', err: { type: (err as Error)?.name, message: (err as Error)?.message } },
-        'request failed',
-      );
-      if (!res.headersSent) sendJson(res, 500, { code: 'internal_error', message: 'Internal error' });
-      else res.destroy();
-    });
-  };
+  const handler = createFrontHandler({
+    config,
+    store,
+    log,
+    oidc: () => callback,
+    refreshJwks: () => refreshKeys().then(() => undefined, keysFailed),
+    interactions,
+    management,
+  });
 
   const purgeTimer = setInterval(() => {
     const failed = (err: unknown) =>
@@ -408,6 +366,20 @@ async function assemble(
 
   const servers = new Set<Server>();
   let closed = false;
+  const serve = (server: Server): AddressInfo => {
+    if (closed) throw new Error('the issuer is closed');
+    const address = server.address();
+    if (address === null || typeof address === 'string')
+      throw new TypeError('serve() needs a server listening on a TCP port');
+    stopStarting(server);
+    server.on('request', handler);
+    servers.add(server);
+    log.info(
+      { event: 'listening', host: address.address, port: address.port, issuer: config.issuer },
+      'issuer listening',
+    );
+    return address;
+  };
 
   return {
     config,
@@ -420,22 +392,12 @@ async function assemble(
     },
     handler,
     jwks: () => keys.jwks as unknown as { keys: Record<string, unknown>[] },
-    listen(port = config.port, host = config.host) {
-      const server = createServer(handler);
-      servers.add(server);
-      return new Promise<AddressInfo>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          const address = server.address() as AddressInfo;
-          log.info(
-            { event: 'listening', host: address.address, port: address.port, issuer: config.issuer },
-            'issuer listening',
-          );
-          resolve(address);
-        });
-      });
+    async listen(port = config.port, host = config.host) {
+      const server = createServer();
+      await listenOn(server, port, host);
+      return serve(server);
     },
+    serve,
     rotateKeys,
     reloadKeys,
     seed: (document) => seed({ store, config, now: epoch(), validateApplication }, document),
@@ -446,15 +408,7 @@ async function assemble(
       clearInterval(reloadTimer);
       clearTimeout(expiryTimer);
       unwatchKeys();
-      await Promise.all(
-        [...servers].map(
-          (server) =>
-            new Promise<void>((resolve) => {
-              server.close(() => resolve());
-              server.closeAllConnections();
-            }),
-        ),
-      );
+      await Promise.all([...servers].map(closeServer));
       await runner?.close();
       if (ownsStore) await store.close();
     },

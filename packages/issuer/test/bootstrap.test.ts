@@ -1,7 +1,11 @@
-/** First-start bootstrap: management resource and role, administrator once, fixed credentials, base URL changes. */
+/**
+ * First-start bootstrap: management resource and role, administrator once, fixed credentials, base URL
+ * changes; the "never used" mark of a generated administrator secret, and resetting it.
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bootstrap } from '../src/bootstrap.js';
+import { bootstrap, resetAdminSecret } from '../src/bootstrap.js';
 import { resolveConfig } from '../src/config/schema.js';
+import { NoAdministratorError } from '../src/errors.js';
 import { verifySecret } from '../src/internal/secrets.js';
 import { MANAGEMENT_SCOPES } from '../src/management/scopes.js';
 import type { Store } from '../src/storage/store.js';
@@ -65,5 +69,44 @@ describe.each(DRIVERS)('bootstrap (%s)', (driver) => {
     expect(
       await store.roles.grantedScopes({ applicationId: first.adminClientId }, 'https://id.example.com/api'),
     ).toEqual(['all']);
+  });
+});
+
+describe.each(DRIVERS)('the administrator secret (%s)', (driver) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await openTestStore(driver);
+  });
+  afterEach(() => store.close());
+
+  it('is unused after the first start; a reset replaces it and records whether it was shown on purpose', async () => {
+    const config = resolveConfig({ baseUrl: 'http://localhost:3001' });
+    await expect(resetAdminSecret(store, 1, { database: 'the test database' })).rejects.toThrow(
+      NoAdministratorError,
+    );
+    const first = await bootstrap(store, config, 1);
+    expect(first.secretUnused).toBe(true);
+    expect((await bootstrap(store, config, 2)).secretUnused).toBe(true);
+
+    const reissued = await resetAdminSecret(store, 3, { unused: true });
+    expect(reissued.clientId).toBe(first.adminClientId);
+    const app = await store.applications.get(first.adminClientId);
+    expect(verifySecret(reissued.clientSecret, app!.secretHash!)).toBe(true);
+    expect(verifySecret(first.adminClientSecret!, app!.secretHash!)).toBe(false);
+    expect((await bootstrap(store, config, 4)).secretUnused).toBe(true);
+
+    await resetAdminSecret(store, 5);
+    expect((await bootstrap(store, config, 6)).secretUnused).toBe(false);
+  });
+
+  it('fixed credentials are never unused', async () => {
+    const config = resolveConfig({
+      baseUrl: 'http://localhost:3001',
+      admin: { clientId: 'ci-admin', clientSecret: 'x'.repeat(40) },
+    });
+    expect((await bootstrap(store, config, 1)).secretUnused).toBe(false);
+    expect(
+      (await bootstrap(store, resolveConfig({ baseUrl: 'http://localhost:3001' }), 2)).secretUnused,
+    ).toBe(false);
   });
 });

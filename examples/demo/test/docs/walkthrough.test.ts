@@ -29,6 +29,19 @@ function freePort(): Promise<number> {
 }
 
 let issuerPort: number;
+/** Process group of the running script (its issuer included). */
+let group: number | undefined;
+
+/** End whatever the script left running: its trap ends its subshell, not the node process under it. */
+function endGroup(): void {
+  if (group === undefined) return;
+  try {
+    process.kill(-group, 'SIGTERM');
+  } catch {
+    // nothing left in the group
+  }
+  group = undefined;
+}
 let api: Server;
 let work: string;
 
@@ -91,6 +104,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  endGroup();
   api?.closeAllConnections();
   await new Promise((resolve) => api?.close(resolve));
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
@@ -99,6 +113,7 @@ afterAll(async () => {
 describe('the docs’ shell walkthroughs', () => {
   it('run as written: an issuer from nothing, a protected API, impersonation, audit trail, PATs', async () => {
     const child = spawn('bash', [SCRIPT], {
+      detached: true, // a process group of its own: the issuer it starts is ended with it below
       env: {
         ...process.env,
         CURL_HOME: work,
@@ -112,7 +127,9 @@ describe('the docs’ shell walkthroughs', () => {
     let output = '';
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
+    group = child.pid;
     const code = await new Promise((resolve) => child.once('exit', resolve));
+    endGroup();
     expect(output, output).toContain('walkthrough complete');
     expect(code).toBe(0);
     expect(output).not.toContain('not ok');

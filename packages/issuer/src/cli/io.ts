@@ -6,9 +6,16 @@
 import type { DestinationStream } from 'pino';
 import type { IssuerConfig } from '../config/schema.js';
 import type { ParsedArgs } from './args.js';
-import { loadConfig } from './config.js';
+import { loadSettings, type SettingOrigin } from './config.js';
 
-/** Streams, environment and working directory of one CLI run. */
+/**
+ * Streams, environment and working directory of one CLI run.
+ *
+ * @example
+ * ```ts
+ * const io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+ * ```
+ */
 export interface CliIo {
   /** Messages for people (banner, credentials, results). */
   readonly stderr: { write(text: string): unknown };
@@ -20,8 +27,37 @@ export interface CliIo {
   readonly logs?: DestinationStream | undefined;
 }
 
-/** The issuer configuration for a parsed command line. */
+/** Where the settings of each run came from, for error messages. */
+const ORIGINS = new WeakMap<CliIo, ReadonlyMap<string, SettingOrigin>>();
+
+/**
+ * The issuer configuration for a parsed command line.
+ *
+ * @example
+ * ```ts
+ * const config = configFor(parseArgs(['start', '--port', '3002']), io);
+ * ```
+ */
 export function configFor(args: ParsedArgs, io: CliIo): IssuerConfig {
-  const config = loadConfig({ file: args.config, flags: args.flags, env: io.env, cwd: io.cwd });
+  const { config, origins } = loadSettings({
+    file: args.config,
+    flags: args.flags,
+    flagNames: args.flagNames,
+    env: io.env,
+    cwd: io.cwd,
+  });
+  ORIGINS.set(io, origins);
   return io.logs === undefined ? config : { ...config, log: { ...config.log, destination: io.logs } };
+}
+
+/**
+ * Where each setting of the run's configuration came from (empty before {@link configFor} ran).
+ *
+ * @example
+ * ```ts
+ * originsOf(io).get('port'); // { kind: 'flag', name: '--port' }
+ * ```
+ */
+export function originsOf(io: CliIo): ReadonlyMap<string, SettingOrigin> {
+  return ORIGINS.get(io) ?? new Map();
 }

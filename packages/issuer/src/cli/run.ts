@@ -3,33 +3,35 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
+import { didYouMean } from '../internal/suggest.js';
 import type { Issuer } from '../server.js';
 import { parseArgs, TOKEN_OPTIONS, USAGE } from './args.js';
+import { adminResetSecret } from './commands/admin-reset-secret.js';
 import { keysRotate } from './commands/keys-rotate.js';
 import { migrate } from './commands/migrate.js';
 import { seedCommand } from './commands/seed.js';
 import { start } from './commands/start.js';
 import { tokenCommand } from './commands/token.js';
-import type { CliIo } from './io.js';
+import { type CliIo, originsOf } from './io.js';
+import { explainConfigError } from './origins.js';
+import { packageVersion } from './version.js';
 
-/** Outcome of one CLI run: an exit code, and the running issuer for `start`. */
+/**
+ * Outcome of one CLI run: an exit code, and the running issuer for `start`.
+ *
+ * @example
+ * ```ts
+ * const { code, issuer }: CliResult = await runCli(['start'], io);
+ * ```
+ */
 export interface CliResult {
   readonly code: number;
   readonly issuer?: Issuer | undefined;
 }
 
-function version(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    return pkg.version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
+/** The commands, for "did you mean …?". */
+const COMMANDS = ['start', 'migrate', 'seed', 'keys rotate', 'token', 'admin reset-secret'];
 
 /**
  * Run the CLI. Configuration errors print a message naming the setting and exit with 2.
@@ -43,7 +45,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
   try {
     const args = parseArgs(argv);
     if (args.version) {
-      io.stdout.write(`${version()}\n`);
+      io.stdout.write(`${packageVersion()}\n`);
       return { code: 0 };
     }
     if (args.help || args.command === undefined) {
@@ -70,13 +72,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
       case 'token':
         await tokenCommand(args, io);
         return { code: 0 };
+      case 'admin reset-secret':
+        await adminResetSecret(args, io);
+        return { code: 0 };
       default:
-        io.stderr.write(`Unknown command "${args.command}".\n\n${USAGE}\n`);
+        io.stderr.write(
+          `Unknown command "${args.command}"${didYouMean(args.command, COMMANDS) || '.'}\n\n${USAGE}\n`,
+        );
         return { code: 2 };
     }
   } catch (err) {
     if (err instanceof ConfigError) {
-      io.stderr.write(`Configuration error: ${err.message}\n`);
+      io.stderr.write(`Configuration error: ${explainConfigError(err, originsOf(io)).message}\n`);
       return { code: 2 };
     }
     const issues = (err as { issues?: Array<{ path: string; message: string }> }).issues;

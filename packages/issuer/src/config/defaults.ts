@@ -144,6 +144,13 @@ export const DEFAULTS = Object.freeze({
     /** Milliseconds an unused pooled connection stays open (30 s). */
     idleTimeout: 30_000,
   }),
+  startup: Object.freeze({
+    /**
+     * Seconds a client is asked to wait (`Retry-After` of `503 {"status":"starting"}`) when it reaches
+     * the port `gatehouse-issuer start` bound before the issuer is ready (about a second).
+     */
+    retryAfter: 1,
+  }),
   management: Object.freeze({
     /** Default page size of list endpoints. */
     pageSize: 20,

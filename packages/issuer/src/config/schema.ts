@@ -1,226 +1,38 @@
 /**
- * {@link IssuerConfig} (what users write) and {@link resolveConfig} (the only place it is merged with
- * `DEFAULTS` and validated). A bad setting throws a `ConfigError` naming it, before anything starts.
+ * {@link resolveConfig}: the only place {@link IssuerConfig} (what users write, `types.ts`) is merged
+ * with `DEFAULTS` and validated. A bad setting, or a name that is no setting, throws a `ConfigError`
+ * naming it, before anything starts.
  *
  * @module
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { DestinationStream, Logger } from 'pino';
 import { ConfigError } from '../errors.js';
 import type { Store } from '../storage/store.js';
 import {
   CUSTOM_CLAIMS_ON_ERROR,
-  type CustomClaimsOnError,
   DEFAULTS,
   LOG_LEVELS,
-  type LogLevel,
   MAX_SUBJECT_TOKEN_TTL,
   SIGNING_ALGORITHMS,
-  type SigningAlgorithm,
 } from './defaults.js';
+import { checkOptionNames, OPTION_TREE } from './keys.js';
+import type { CustomJwtClaimsConfig, IssuerConfig, ResolvedConfig } from './types.js';
 
-/** Signing-key settings. */
-export interface KeyConfig {
-  /** Algorithm of generated keys. Default `RS256`. */
-  algorithm?: SigningAlgorithm;
-  /** RSA modulus length in bits (2048–4096). Default 2048. */
-  rsaModulusLength?: number;
-  /** Seconds a rotated-out key stays published. Default 86400. */
-  gracePeriod?: number;
-  /** Seconds between checks for keys rotated by another process; 0 disables. Default 60. */
-  reloadInterval?: number;
-}
-
-/**
- * PostgreSQL connection pool settings (used when `database` is a `postgres://` URL).
- *
- * @example
- * ```ts
- * const config: IssuerConfig = {
- *   baseUrl: 'https://auth.example.com',
- *   database: 'postgres://gatehouse:secret@db:5432/gatehouse',
- *   postgres: { poolSize: 20 },
- * };
- * ```
- */
-export interface PostgresConfig {
-  /** Most connections per issuer process. Default 10. */
-  poolSize?: number;
-  /** Milliseconds a query waits for a free connection. Default 10000. */
-  connectionTimeout?: number;
-  /** Milliseconds an unused connection stays open. Default 30000. */
-  idleTimeout?: number;
-}
-
-/** Lifetimes in seconds. */
-export interface TtlConfig {
-  /** Default 3600. */
-  accessToken?: number;
-  /** Default 60. */
-  authorizationCode?: number;
-  /** Default 3600. */
-  idToken?: number;
-  /** Default 1209600 (14 days). */
-  refreshToken?: number;
-  /** Default 1209600 (14 days). */
-  session?: number;
-  /** Default 1209600 (14 days). */
-  grant?: number;
-  /** Default 3600. */
-  interaction?: number;
-}
-
-/** Logging settings. */
-export interface LogConfig {
-  /** pino level. Default `info`. */
-  level?: LogLevel;
-  /** Where JSON lines go. Default: standard output. */
-  destination?: DestinationStream;
-  /** A ready pino logger; `level` and `destination` are then ignored. Redaction still applies to child loggers. */
-  logger?: Logger;
-}
-
-/** Management API HTTP limits. */
-export interface HttpConfig {
-  /** Largest request body in bytes (at most 1 MiB). Default 102400. */
-  maxBodyBytes?: number;
-  /** Deepest JSON nesting. Default 32. */
-  maxJsonDepth?: number;
-}
-
-/** Password policy. */
-export interface PasswordConfig {
-  /** scrypt N, a power of two ≥ 1024. Default 16384. */
-  scryptCost?: number;
-  /** Shortest accepted password. Default 8. */
-  minLength?: number;
-}
-
-/** Subject tokens (`POST /api/subject-tokens`). */
-export interface SubjectTokenConfig {
-  /** Lifetime in seconds (10–3600). Default 600. */
-  ttl?: number;
-}
-
-/** Token exchange (RFC 8693) limits. */
-export interface TokenExchangeConfig {
-  /** Failed redemptions of unknown tokens per client and address before 429. Default 10. */
-  maxFailures?: number;
-  /** Window of that count, in seconds. Default 300. */
-  failureWindow?: number;
-}
-
-/**
- * The `getCustomJwtClaims` function: a module run in a worker thread for every JWT access token.
- *
- * @example
- * ```ts
- * const customJwtClaims: CustomJwtClaimsConfig = {
- *   module: './claims.mjs',
- *   environmentVariables: { TENANT: 'acme' },
- * };
- * ```
- */
-export interface CustomJwtClaimsConfig {
-  /** Path of an ES module exporting `getCustomJwtClaims` (relative paths resolve against the working directory). */
-  module: string;
-  /** Values handed to the function as `environmentVariables`; the worker's `process.env` is empty. Default `{}`. */
-  environmentVariables?: Readonly<Record<string, string>>;
-  /** Deadline per call in milliseconds (100–60000). Default 5000. */
-  timeout?: number;
-  /** Heap limit of a worker in MiB (16–4096). Default 128. */
-  memoryLimit?: number;
-  /** Largest serialized result in bytes (1024–1048576). Default 65536. */
-  maxResultBytes?: number;
-  /** `deny` (no token, an OAuth error) or `issue-without-claims`. Default `deny`. */
-  onError?: CustomClaimsOnError;
-  /** Worker threads (1–16). Default 2. */
-  workers?: number;
-}
-
-/** Administrator application created on first start. */
-export interface AdminConfig {
-  /** Fixed client id instead of a generated one. */
-  clientId?: string;
-  /** Fixed client secret (at least 32 characters) instead of a generated one. */
-  clientSecret?: string;
-}
-
-/**
- * Options of `createIssuer()`. Only `baseUrl` is required.
- *
- * @example
- * ```ts
- * const config: IssuerConfig = { baseUrl: 'http://localhost:3001', dataDir: './.data' };
- * ```
- */
-export interface IssuerConfig {
-  /** Public URL of the issuer, e.g. `http://localhost:3001`. The issuer identifier is `{baseUrl}/oidc`. */
-  baseUrl: string;
-  /** Port `listen()` binds by default. Default 3001. */
-  port?: number;
-  /** Interface `listen()` binds by default. Default `127.0.0.1`. */
-  host?: string;
-  /** Directory of the SQLite file. Default `./.data`. */
-  dataDir?: string;
-  /**
-   * SQLite file path, `:memory:`, or a PostgreSQL URL (`postgres://user:password@host:5432/db`) for
-   * several instances on one database. Default `{dataDir}/issuer.sqlite`.
-   */
-  database?: string;
-  /** PostgreSQL pool settings. */
-  postgres?: PostgresConfig;
-  /** A ready storage driver; replaces `database`. */
-  store?: Store;
-  /** Trust `X-Forwarded-Proto`/`-For` from a proxy. Default `false`. */
-  trustProxy?: boolean;
-  log?: LogConfig;
-  keys?: KeyConfig;
-  ttl?: TtlConfig;
-  http?: HttpConfig;
-  passwords?: PasswordConfig;
-  admin?: AdminConfig;
-  subjectTokens?: SubjectTokenConfig;
-  tokenExchange?: TokenExchangeConfig;
-  /** Custom JWT access-token claims. Default: none. */
-  customJwtClaims?: CustomJwtClaimsConfig;
-  /** Keys signing the sign-in cookies (each ≥ 32 characters). Default: generated once and stored. */
-  cookieKeys?: readonly string[];
-}
-
-/** {@link IssuerConfig} after defaults and validation. */
-export interface ResolvedConfig {
-  /** `baseUrl` without a trailing slash. */
-  readonly baseUrl: string;
-  /** Path part of `baseUrl` (`''` when it is the origin). */
-  readonly basePath: string;
-  /** `{baseUrl}/oidc`. */
-  readonly issuer: string;
-  /** `{baseUrl}/api`: the Management API's resource indicator. */
-  readonly managementAudience: string;
-  readonly port: number;
-  readonly host: string;
-  readonly database: string;
-  readonly postgres: Readonly<Required<PostgresConfig>>;
-  readonly store: Store | undefined;
-  readonly trustProxy: boolean;
-  readonly log: Readonly<{
-    level: LogLevel;
-    destination: DestinationStream | undefined;
-    logger: Logger | undefined;
-  }>;
-  readonly keys: Readonly<Required<KeyConfig>>;
-  readonly ttl: Readonly<Required<TtlConfig>>;
-  readonly http: Readonly<Required<HttpConfig>>;
-  readonly passwords: Readonly<Required<PasswordConfig>>;
-  readonly admin: Readonly<AdminConfig>;
-  readonly subjectTokens: Readonly<Required<SubjectTokenConfig>>;
-  readonly tokenExchange: Readonly<Required<TokenExchangeConfig>>;
-  /** With `module` made absolute. */
-  readonly customJwtClaims: Readonly<Required<CustomJwtClaimsConfig>> | undefined;
-  readonly cookieKeys: readonly string[] | undefined;
-}
+export type {
+  AdminConfig,
+  CustomJwtClaimsConfig,
+  HttpConfig,
+  IssuerConfig,
+  KeyConfig,
+  LogConfig,
+  PasswordConfig,
+  PostgresConfig,
+  ResolvedConfig,
+  SubjectTokenConfig,
+  TokenExchangeConfig,
+  TtlConfig,
+} from './types.js';
 
 const fail = (option: string, must: string): never => {
   throw new ConfigError(option, must);
@@ -324,17 +136,22 @@ function resolveCustomClaims(value: CustomJwtClaimsConfig): Readonly<Required<Cu
 }
 
 /**
- * Merge `config` with {@link DEFAULTS} and validate it. Throws a `ConfigError` naming the first bad setting.
+ * Merge `config` with {@link DEFAULTS} and validate it. Throws a `ConfigError` naming the first bad
+ * setting, or the first name (at any level) that is not a setting, with the closest known one.
  *
  * @example
  * ```ts
  * import { resolveConfig } from '@gatehouse/issuer';
  * resolveConfig({ baseUrl: 'http://localhost:3001', keys: { gracePeriod: -1 } });
  * // ConfigError: "keys.gracePeriod" must be an integer between 0 and …
+ * resolveConfig({ baseURL: 'http://localhost:3001' });
+ * // ConfigError: "baseURL" is not a known option — did you mean "baseUrl"?
  * ```
  */
 export function resolveConfig(config: IssuerConfig): ResolvedConfig {
-  if (config === null || typeof config !== 'object') throw new ConfigError('config', 'must be an object');
+  if (config === null || typeof config !== 'object' || Array.isArray(config))
+    throw new ConfigError('config', 'must be an object');
+  checkOptionNames(config as unknown as Record<string, unknown>, OPTION_TREE);
   const port = integer(config.port, DEFAULTS.port, 'port', 0, 65_535);
   const url = parseBaseUrl(config.baseUrl);
   const baseUrl = url.href.replace(/\/+$/, '');

@@ -136,3 +136,47 @@ describe('resolveConfig', () => {
     expect(DEFAULTS.customJwtClaims.timeout).toBe(5_000);
   });
 });
+
+describe('resolveConfig refuses names that are no option', () => {
+  const refused = (config: unknown) => {
+    try {
+      resolveConfig(config as Parameters<typeof resolveConfig>[0]);
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      expect(err).toBeInstanceOf(TypeError);
+      return err as ConfigError;
+    }
+    throw new Error('resolveConfig accepted it');
+  };
+
+  it('at the top level, suggesting the closest option', () => {
+    const err = refused({ baseURL: 'http://localhost:3001' });
+    expect(err.message).toBe('"baseURL" is not a known option — did you mean "baseUrl"?');
+    expect(err.option).toBe('baseURL');
+    expect(refused({ ...base, colour: 'blue' }).message).toBe('"colour" is not a known option');
+  });
+
+  it('at every nesting level, naming the full path', () => {
+    expect(refused({ ...base, keys: { graceperiod: 60 } }).message).toBe(
+      '"keys.graceperiod" is not a known option — did you mean "keys.gracePeriod"?',
+    );
+    expect(refused({ ...base, admin: { clientSecrte: 'x'.repeat(40) } }).message).toBe(
+      '"admin.clientSecrte" is not a known option — did you mean "admin.clientSecret"?',
+    );
+    expect(refused({ ...base, postgres: { pool: 5 } }).option).toBe('postgres.pool');
+    expect(refused({ ...base, customJwtClaims: { module: 'x.mjs', timout: 5 } }).message).toContain(
+      'did you mean "customJwtClaims.timeout"?',
+    );
+  });
+
+  it('leaves the keys of values alone (environment variables, cookie keys, streams)', () => {
+    const config = resolveConfig({
+      ...base,
+      cookieKeys: ['k'.repeat(32)],
+      log: { level: 'silent', destination: { write: () => {} } as never },
+    });
+    expect(config.log.level).toBe('silent');
+    // A wrong type is the option's own error, not an unknown name.
+    expect(refused({ ...base, keys: 'RS256' }).message).toBe('"keys" must be an object');
+  });
+});

@@ -85,7 +85,7 @@ export async function startInstance(
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}): ${stderr}`);
-    const ok = await fetch(`${url}/health`).then(
+    const ok = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) }).then(
       (res) => res.status === 200,
       () => false,
     );

@@ -1,0 +1,147 @@
+/**
+ * The issuer's front door: one Node request handler that sends `{basePath}/oidc/*` to oidc-provider,
+ * answers `/health` and `/`, and hands everything else to the sign-in interactions and the Management
+ * API; unknown paths get a JSON 404. Every request is logged by path only (never its query), with
+ * interaction ids masked.
+ *
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { ResolvedConfig } from './config/schema.js';
+import { sendJson } from './internal/http.js';
+import type { Store } from './storage/store.js';
+
+/**
+ * A Node request handler.
+ *
+ * @example
+ * ```ts
+ * const handler: RequestHandler = (req, res) => res.end('ok');
+ * ```
+ */
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * What the front door routes to.
+ *
+ * @example
+ * ```ts
+ * const handler = createFrontHandler(deps satisfies FrontDeps);
+ * ```
+ */
+export interface FrontDeps {
+  readonly config: ResolvedConfig;
+  readonly store: Store;
+  readonly log: Logger;
+  /** oidc-provider's current callback (it is rebuilt when the signing keys change). */
+  readonly oidc: () => RequestHandler;
+  /** Re-read the keys before serving the JWKS on a shared store; never rejects. */
+  readonly refreshJwks: () => Promise<void>;
+  /** The sign-in pages: resolves to whether it answered. */
+  readonly interactions: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
+  /** The Management API: resolves to whether it answered. */
+  readonly management: (
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    url: URL,
+  ) => Promise<boolean>;
+}
+
+/**
+ * The path as logged: interaction ids (also cookie values) are replaced by `:uid`; capped at 256
+ * characters.
+ *
+ * @example
+ * ```ts
+ * logPath('/interaction/abc123/login'); // '/interaction/:uid/login'
+ * ```
+ */
+export function logPath(path: string): string {
+  return path.replace(/\/(interaction|auth)\/[^/]+/, '/$1/:uid').slice(0, 256);
+}
+
+/**
+ * Build the handler.
+ *
+ * @example
+ * ```ts
+ * const handler = createFrontHandler({ config, store, log, oidc: () => callback, refreshJwks, interactions, management });
+ * createServer(handler).listen(3001);
+ * ```
+ */
+export function createFrontHandler(deps: FrontDeps): RequestHandler {
+  const { config, store, log, interactions, management } = deps;
+  const oidcPrefix = `${config.basePath}/oidc`;
+
+  async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const full = url.pathname;
+    if (full === oidcPrefix || full.startsWith(`${oidcPrefix}/`)) {
+      // The JWKS is read from the shared store when asked for, so no instance publishes an older set
+      // than the keys other instances already sign with.
+      if (store.multiNode && full === `${oidcPrefix}/jwks`) await deps.refreshJwks();
+      const raw = req.url ?? '/';
+      (req as IncomingMessage & { originalUrl?: string }).originalUrl = raw;
+      req.url = `${full.slice(oidcPrefix.length) || '/'}${url.search}`;
+      deps.oidc()(req, res);
+      return;
+    }
+    if (config.basePath !== '' && full !== config.basePath && !full.startsWith(`${config.basePath}/`)) {
+      sendJson(res, 404, { code: 'not_found', message: 'Not found' });
+      return;
+    }
+    const path = full.slice(config.basePath.length) || '/';
+    if (path === '/health') {
+      try {
+        await store.ping();
+        sendJson(res, 200, { status: 'ok' });
+      } catch {
+        sendJson(res, 503, { status: 'unavailable' });
+      }
+      return;
+    }
+    if (await interactions(req, res, path)) return;
+    if (await management(req, res, path, url)) return;
+    if (path === '/') {
+      sendJson(res, 200, {
+        issuer: config.issuer,
+        discovery: `${config.issuer}/.well-known/openid-configuration`,
+        managementApi: config.managementAudience,
+        openapi: `${config.managementAudience}/openapi.json`,
+      });
+      return;
+    }
+    sendJson(res, 404, { code: 'not_found', message: 'Not found' });
+  }
+
+  return (req, res) => {
+    const started = performance.now();
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', config.baseUrl);
+    } catch {
+      sendJson(res, 400, { code: 'invalid_request', message: 'Malformed request target' });
+      return;
+    }
+    const path = url.pathname;
+    res.once('finish', () => {
+      // Path only: query strings can carry codes, tokens (id_token_hint) or state, and are never logged.
+      log.info({
+        event: 'http',
+        method: req.method,
+        path: logPath(path),
+        status: res.statusCode,
+        ms: Math.round(performance.now() - started),
+      });
+    });
+    route(req, res, url).catch((err) => {
+      log.error(
+        { event: 'http.error', err: { type: (err as Error)?.name, message: (err as Error)?.message } },
+        'request failed',
+      );
+      if (!res.headersSent) sendJson(res, 500, { code: 'internal_error', message: 'Internal error' });
+      else res.destroy();
+    });
+  };
+}
