@@ -15,14 +15,19 @@
  * | `POST /form`              | form body parser; requireAuth                                          |
  * | the RFC 9728 document     | served when the setup has `resourceMetadata`                           |
  *
- * Every handler answers `200` with {@link describeAuth} of the request's `AuthInfo`.
+ * Every handler answers `200` with {@link describeAuth} of the request's `AuthInfo`. Every guard gets the
+ * setup's `origin`; `trustProxy` turns on the framework's own trust-proxy setting (Express
+ * `trust proxy`, Fastify `trustProxy`, Koa `app.proxy`); `tls` serves https and asks for a client
+ * certificate without requiring one (the binding, not the TLS handshake, decides).
  *
  * @module
  */
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { AuthInfo, ResourceMetadataOptions, Verifier } from '@gatehouse/core';
+import { Server as TlsServer } from 'node:tls';
+import type { AuthInfo, Confirmation, ResourceMetadataOptions, Verifier } from '@gatehouse/core';
 
 /** The frameworks under test. */
 export const FRAMEWORKS = ['express', 'fastify', 'koa'] as const;
@@ -36,6 +41,31 @@ export interface AppSetup {
   readonly resourceMetadata?: ResourceMetadataOptions;
   /** Node's `maxHeaderSize` for the server. Default: Node's (16 KiB). */
   readonly maxHeaderSize?: number;
+  /** The adapters' `origin` option (the public origin DPoP proofs must name). Default: none. */
+  readonly origin?: string;
+  /** Turn on the framework's trust-proxy setting. Default `false`. */
+  readonly trustProxy?: boolean;
+  /** Serve https with this certificate, asking clients for theirs (`requestCert`, not rejecting any). */
+  readonly tls?: ServerCertificate;
+}
+
+/** A server certificate and its key, PEM (a `TestCertificate` from `@gatehouse/testing` fits). */
+export interface ServerCertificate {
+  readonly certificate: string;
+  readonly privateKey: string;
+}
+
+/** The `node:https` options of a {@link AppSetup.tls} server. */
+export function tlsOptions(tls: ServerCertificate) {
+  return { cert: tls.certificate, key: tls.privateKey, requestCert: true, rejectUnauthorized: false };
+}
+
+/** An http or https server (per `setup.tls`) for a request listener. */
+export function createNodeServer(setup: AppSetup, listener: RequestListener): Server {
+  const { maxHeaderSize, tls } = setup;
+  return tls === undefined
+    ? createHttpServer({ maxHeaderSize }, listener)
+    : createHttpsServer({ maxHeaderSize, ...tlsOptions(tls) }, listener);
 }
 
 /** A listening app. */
@@ -51,7 +81,7 @@ export const SCOPES = Object.freeze({
   pair: Object.freeze(['read:users', 'write:users']),
 });
 
-/** The JSON body every route answers with. */
+/** The JSON body every route answers with; `bound` shows the sender binding the verifier checked. */
 export function describeAuth(auth: AuthInfo | undefined): Record<string, unknown> {
   if (auth === undefined) return { anonymous: true };
   return {
@@ -59,7 +89,16 @@ export function describeAuth(auth: AuthInfo | undefined): Record<string, unknown
     scopes: auth.scopes,
     delegated: auth.delegated,
     actor: auth.actor?.sub ?? null,
+    bound: binding(auth.confirmation),
   };
+}
+
+/** How the verified token was bound to its sender: `dpop`, `mtls`, `dpop+mtls`, or `null` (a bearer token). */
+function binding(cnf: Confirmation | undefined): string | null {
+  const kinds = [];
+  if (cnf?.jkt !== undefined) kinds.push('dpop');
+  if (cnf?.['x5t#S256'] !== undefined) kinds.push('mtls');
+  return kinds.length === 0 ? null : kinds.join('+');
 }
 
 /** Listen on a random loopback port. */
@@ -67,8 +106,9 @@ export async function listen(server: Server): Promise<RunningApp> {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
+  const scheme = server instanceof TlsServer ? 'https' : 'http';
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${scheme}://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

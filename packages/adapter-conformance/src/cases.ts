@@ -1,7 +1,8 @@
 /**
  * The conformance table: requests and the answer every adapter must give, with the security-catalogue
- * cases (section A) each row covers. Expectations are data (status, OAuth error, reason, scope); the
- * suite turns a reason into core's fixed description, so a row fails if an adapter reports another cause.
+ * cases (section A) each row covers; the sender-constrained rows (section D) are in `dpop-cases.ts`.
+ * Expectations are data (status, OAuth error, reason, scope); the suite turns a reason into core's
+ * fixed description, so a row fails if an adapter reports another cause.
  *
  * Variants are apps built on differently configured verifiers:
  * - `default`: header tokens only, Node's 16 KiB header limit;
@@ -87,42 +88,65 @@ export type Expectation =
   | { readonly status: 200; readonly body: Readonly<Record<string, unknown>> }
   /** 401 with a bare challenge (no `error`): no token was found. */
   | { readonly status: 401; readonly bare: true }
-  /** An RFC 6750 error: status, `error` code, the reason behind `error_description`, and `scope` for 403 IS. */
+  /**
+   * An RFC 6750 / RFC 9449 error: status, `error` code, the reason behind `error_description`, and
+   * `scope` for 403 IS. `scheme: 'dpop'`: the request used the `DPoP` scheme, so the error is in the
+   * `DPoP` challenge (proof errors, `invalid_dpop_proof`, and nonce errors, `use_dpop_nonce` with a
+   * `DPoP-Nonce` header, always are).
+   */
   | {
       readonly status: 400 | 401 | 403;
       readonly error: OAuthErrorCode;
       readonly reason: AuthErrorReason;
       readonly scope?: string;
+      readonly scheme?: 'dpop';
     }
   /** 503 with `Retry-After` and no challenge: keys cannot be had. */
   | { readonly status: 503; readonly unavailable: true }
   /** Node's own 431 before any adapter runs; the server must keep serving. */
   | { readonly status: 431 };
 
-/** One row of the table. */
-export interface Row {
+/**
+ * A case of /work/shared/security-catalogue.md: a number is a section A case, `D<n>` a section D one
+ * (sender-constrained tokens).
+ */
+export type CatalogueCase = number | `D${number}`;
+
+/** One row of the table: a request for a variant's deployment, and what every adapter must answer. */
+export interface Row<V extends string = Variant, T = Tokens> {
   readonly name: string;
-  /** Section A case numbers of /work/shared/security-catalogue.md; empty for a plain happy path. */
-  readonly catalogue: readonly number[];
-  readonly variant: Variant;
-  readonly request: (tokens: Tokens) => TestRequest;
+  /** The catalogue cases the row covers; empty for a plain happy path. */
+  readonly catalogue: readonly CatalogueCase[];
+  readonly variant: V;
+  /**
+   * Sent first, and answered 200, so the row's own request finds its token in the verifier's result
+   * cache (D19: a cache hit never skips the proof).
+   */
+  readonly warmUp?: (tokens: T) => TestRequest;
+  readonly request: (tokens: T) => TestRequest;
   readonly expect: Expectation;
 }
 
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-const ok = (body: Record<string, unknown>) => ({ status: 200, body }) as const;
-const user = (scopes: readonly string[], actor: string | null = null) =>
-  ok({ subject: SUBJECT, scopes, delegated: actor !== null, actor });
-const BARE = { status: 401, bare: true } as const;
-const invalidToken = (reason: AuthErrorReason) => ({ status: 401, error: 'invalid_token', reason }) as const;
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+export const ok = (body: Record<string, unknown>) => ({ status: 200, body }) as const;
+/** 200 for the suite's subject; `bound` is how the token was bound (`dpop`, `mtls`), `null` for bearer. */
+export const user = (scopes: readonly string[], actor: string | null = null, bound: string | null = null) =>
+  ok({ subject: SUBJECT, scopes, delegated: actor !== null, actor, bound });
+export const BARE = { status: 401, bare: true } as const;
+export const invalidToken = (reason: AuthErrorReason) =>
+  ({ status: 401, error: 'invalid_token', reason }) as const;
 const invalidRequest = (reason: AuthErrorReason) =>
   ({ status: 400, error: 'invalid_request', reason }) as const;
-const insufficient = (scope: string) =>
+export const insufficient = (scope: string) =>
   ({ status: 403, error: 'insufficient_scope', reason: 'insufficient_scope', scope }) as const;
-const DELEGATION_REFUSED = { status: 403, error: 'access_denied', reason: 'delegation_not_allowed' } as const;
+export const DELEGATION_REFUSED = {
+  status: 403,
+  error: 'access_denied',
+  reason: 'delegation_not_allowed',
+} as const;
 const UNAVAILABLE = { status: 503, unavailable: true } as const;
 
-const PAIR = [...SCOPES.pair];
+export const PAIR = [...SCOPES.pair];
 
 /** The table. */
 export const ROWS: readonly Row[] = [

@@ -3,22 +3,22 @@
  *
  * @module
  */
-import { createServer } from 'node:http';
 import { requireAuth, requireScope } from '@gatehouse/express';
 import express from 'express';
-import { type AppSetup, describeAuth, listen, type RunningApp, SCOPES } from './app.js';
+import { type AppSetup, createNodeServer, describeAuth, listen, type RunningApp, SCOPES } from './app.js';
 
 /** Start the Express app of the suite. */
 export function startExpress(setup: AppSetup): Promise<RunningApp> {
-  const { verifier, resourceMetadata } = setup;
-  const auth = requireAuth({ verifier, resourceMetadata });
-  const optional = requireAuth({ verifier, optional: true });
-  const noDelegation = requireAuth({ verifier, allowDelegation: false });
+  const { verifier, resourceMetadata, origin } = setup;
+  const auth = requireAuth({ verifier, resourceMetadata, origin });
+  const optional = requireAuth({ verifier, origin, optional: true });
+  const noDelegation = requireAuth({ verifier, origin, allowDelegation: false });
   const reply: express.RequestHandler = (req, res) => {
     res.json(describeAuth(req.auth));
   };
 
   const app = express();
+  if (setup.trustProxy === true) app.set('trust proxy', true);
   app.use(auth.metadata);
   app.get('/me', auth, reply);
   app.get('/optional', optional, reply);
@@ -29,5 +29,5 @@ export function startExpress(setup: AppSetup): Promise<RunningApp> {
   app.get('/no-delegation', noDelegation, reply);
   app.get('/no-delegation/scoped', auth, requireScope(SCOPES.one, { allowDelegation: false }), reply);
   app.post('/form', express.urlencoded({ extended: false }), auth, reply);
-  return listen(createServer({ maxHeaderSize: setup.maxHeaderSize }, app));
+  return listen(createNodeServer(setup, app));
 }

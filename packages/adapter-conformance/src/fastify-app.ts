@@ -7,14 +7,17 @@
 import formbody from '@fastify/formbody';
 import gatehouse from '@gatehouse/fastify';
 import Fastify, { type RouteHandlerMethod } from 'fastify';
-import { type AppSetup, describeAuth, type RunningApp, SCOPES } from './app.js';
+import { type AppSetup, describeAuth, type RunningApp, SCOPES, tlsOptions } from './app.js';
 
 /** Start the Fastify app of the suite. */
 export async function startFastify(setup: AppSetup): Promise<RunningApp> {
-  const { verifier, resourceMetadata } = setup;
-  const app = Fastify({ http: { maxHeaderSize: setup.maxHeaderSize } });
+  const { verifier, resourceMetadata, origin, maxHeaderSize, tls } = setup;
+  const app = Fastify({
+    ...(tls === undefined ? { http: { maxHeaderSize } } : { https: { maxHeaderSize, ...tlsOptions(tls) } }),
+    trustProxy: setup.trustProxy === true,
+  });
   await app.register(formbody);
-  await app.register(gatehouse, { verifier, resourceMetadata });
+  await app.register(gatehouse, { verifier, resourceMetadata, origin });
   const reply: RouteHandlerMethod = async (request) => describeAuth(request.auth);
   const { requireAuth, optionalAuth, requireScope, refuseDelegation } = app;
 

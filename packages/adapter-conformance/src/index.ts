@@ -19,9 +19,11 @@ export {
   listen,
   type RunningApp,
   SCOPES,
+  type ServerCertificate,
 } from './app.js';
 export {
   AUDIENCE,
+  type CatalogueCase,
   type Expectation,
   INJECTION,
   mintTokens,
@@ -32,8 +34,33 @@ export {
   VARIANTS,
   type Variant,
 } from './cases.js';
-export { send, type TestRequest, type TestResponse } from './client.js';
+export {
+  type ClientCertificate,
+  type ProofContext,
+  type SendContext,
+  send,
+  type TestRequest,
+  type TestResponse,
+} from './client.js';
+export { DPOP_ROWS, type DpopRow, FORWARDED_CHAIN } from './dpop-cases.js';
 export { startExpress } from './express-app.js';
 export { startFastify } from './fastify-app.js';
 export { startKoa } from './koa-app.js';
+export {
+  type AnyVariant,
+  CLIENT_CERT_HEADER,
+  DPOP_VARIANT_CONFIG,
+  DPOP_VARIANTS,
+  type DpopKeys,
+  type DpopVariant,
+  type Fixtures,
+  mintSenderTokens,
+  NONCE_LIFETIME,
+  NONCE_SECRET,
+  nonceStepsBack,
+  PUBLIC_ORIGIN,
+  REQUIRED_ALGS,
+  type SenderTokens,
+  type VariantConfig,
+} from './sender-fixtures.js';
 export { START } from './start.js';

@@ -3,19 +3,18 @@
  *
  * @module
  */
-import { createServer } from 'node:http';
 import { requireAuth, requireScope } from '@gatehouse/koa';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
-import { type AppSetup, describeAuth, listen, type RunningApp, SCOPES } from './app.js';
+import { type AppSetup, createNodeServer, describeAuth, listen, type RunningApp, SCOPES } from './app.js';
 
 /** Start the Koa app of the suite. */
 export function startKoa(setup: AppSetup): Promise<RunningApp> {
-  const { verifier, resourceMetadata } = setup;
-  const auth = requireAuth({ verifier, resourceMetadata });
-  const optional = requireAuth({ verifier, optional: true });
-  const noDelegation = requireAuth({ verifier, allowDelegation: false });
+  const { verifier, resourceMetadata, origin } = setup;
+  const auth = requireAuth({ verifier, resourceMetadata, origin });
+  const optional = requireAuth({ verifier, origin, optional: true });
+  const noDelegation = requireAuth({ verifier, origin, allowDelegation: false });
   const reply: Middleware = (ctx) => {
     ctx.body = describeAuth(ctx.state.auth);
   };
@@ -32,7 +31,8 @@ export function startKoa(setup: AppSetup): Promise<RunningApp> {
   router.post('/form', bodyParser({ enableTypes: ['form'] }), auth, reply);
 
   const app = new Koa();
+  app.proxy = setup.trustProxy === true;
   app.use(auth.metadata);
   app.use(router.routes());
-  return listen(createServer({ maxHeaderSize: setup.maxHeaderSize }, app.callback()));
+  return listen(createNodeServer(setup, app.callback()));
 }

@@ -1,90 +1,69 @@
 /**
- * Runs every row of the conformance table against real Express, Fastify and Koa servers on loopback
- * and checks (a) each answer against the row's expectation and (b) that the three answers are
- * identical: status, `WWW-Authenticate`, `Retry-After`, content type and body bytes (catalogue case 51).
+ * Runs every row of the conformance table — section A (`ROWS`) and the sender-constrained section D
+ * (`DPOP_ROWS`) — against real Express, Fastify and Koa servers on loopback (https with client
+ * certificates for mTLS) and checks (a) each answer against the row's expectation and core's own error
+ * for it and (b) that the three answers are identical: status, `WWW-Authenticate`, `Retry-After`,
+ * `DPoP-Nonce`, content type and body bytes (catalogue case A51).
  */
 import {
-  type AuthError,
-  type AuthErrorReason,
-  createVerifier,
-  type ErrorContext,
-  ForbiddenError,
-  InsufficientScopeError,
-  InvalidRequestError,
-  InvalidTokenError,
-  type InvalidTokenReason,
-  KeysUnavailableError,
-  MissingTokenError,
-  resourceMetadataUrl,
-  type Verifier,
-} from '@gatehouse/core';
-import { createTestIssuer, type TestIssuer } from '@gatehouse/testing';
+  createDpopProof,
+  createTestCertificateAuthority,
+  createTestIssuer,
+  generateTestCertificate,
+  type TestIssuer,
+} from '@gatehouse/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type AnyVariant,
   AUDIENCE,
-  type Expectation,
+  DPOP_ROWS,
+  DPOP_VARIANTS,
+  type Fixtures,
+  FORWARDED_CHAIN,
   FRAMEWORKS,
   type Framework,
-  INJECTION,
+  mintSenderTokens,
   mintTokens,
+  NONCE_LIFETIME,
+  nonceStepsBack,
   ROWS,
   type Row,
-  type RunningApp,
-  START,
   SUBJECT,
   send,
-  type TestResponse,
-  type Tokens,
   VARIANTS,
-  type Variant,
 } from '../src/index.js';
-
-const METADATA_URL = resourceMetadataUrl(AUDIENCE);
-const METADATA_PATH = new URL(METADATA_URL).pathname;
-const RESOURCE_METADATA = { scopesSupported: ['read:users', 'write:users'], resourceName: 'Conformance API' };
-
-interface Deployment {
-  readonly app: RunningApp;
-  readonly verifier: Verifier;
-  /** Key fetches the app's verifier has attempted. */
-  readonly fetches: () => number;
-}
+import {
+  caseLabel,
+  checkResponse,
+  comparable,
+  type Deployment,
+  deploy,
+  expectedError,
+  METADATA_PATH,
+  METADATA_URL,
+  parseChallenges,
+} from './support.js';
 
 let issuer: TestIssuer;
-let tokens: Tokens;
+let fixtures: Fixtures;
 const deployments = new Map<string, Deployment>();
-const deployment = (framework: Framework, variant: Variant) => deployments.get(`${framework}/${variant}`)!;
-
-async function deploy(framework: Framework, variant: Variant): Promise<Deployment> {
-  let count = 0;
-  const counted: typeof fetch = (input, init) => {
-    count++;
-    return issuer.fetch(input, init);
-  };
-  const unreachable: typeof fetch = async () => {
-    count++;
-    throw new TypeError('fetch failed');
-  };
-  const verifier = createVerifier({
-    ...issuer.verifierOptions(),
-    fetch: variant === 'outage' ? unreachable : counted,
-    ...(variant === 'sources' ? { tokenSources: { query: true, body: true } } : {}),
-    ...(variant === 'metadata' ? { resourceMetadata: METADATA_URL } : {}),
-  });
-  const app = await START[framework]({
-    verifier,
-    resourceMetadata: variant === 'metadata' ? RESOURCE_METADATA : undefined,
-    maxHeaderSize: variant === 'large' ? 256 * 1024 : undefined,
-  });
-  return { app, verifier, fetches: () => count };
-}
+const deployment = (framework: Framework, variant: AnyVariant) => deployments.get(`${framework}/${variant}`)!;
 
 beforeAll(async () => {
   issuer = await createTestIssuer({ audience: AUDIENCE });
-  tokens = await mintTokens(issuer);
+  const ca = await createTestCertificateAuthority();
+  const serverCertificate = await generateTestCertificate({
+    ca,
+    commonName: 'localhost',
+    hosts: ['127.0.0.1'],
+  });
+  fixtures = { ...(await mintTokens(issuer)), ...(await mintSenderTokens(issuer)) };
   for (const framework of FRAMEWORKS) {
-    for (const variant of VARIANTS)
-      deployments.set(`${framework}/${variant}`, await deploy(framework, variant));
+    for (const variant of [...VARIANTS, ...DPOP_VARIANTS])
+      deployments.set(
+        `${framework}/${variant}`,
+        await deploy({ issuer, serverCertificate }, framework, variant),
+      );
   }
 });
 
@@ -92,132 +71,43 @@ afterAll(async () => {
   await Promise.all([...deployments.values()].map((d) => d.app.close()));
 });
 
-/** The error core would raise for an expectation, with the variant's challenge context. */
-function expectedError(expectation: Expectation, context: ErrorContext): AuthError | undefined {
-  if ('bare' in expectation) return new MissingTokenError(context);
-  if ('unavailable' in expectation) return new KeysUnavailableError(1, context);
-  if (!('reason' in expectation)) return undefined;
-  const reason: AuthErrorReason = expectation.reason;
-  switch (reason) {
-    case 'multiple_tokens':
-    case 'bad_syntax':
-      return new InvalidRequestError(reason, context);
-    case 'insufficient_scope':
-      return new InsufficientScopeError(expectation.scope?.split(' ') ?? [], 'all', context);
-    case 'delegation_not_allowed':
-      return new ForbiddenError(reason, context);
-    default:
-      return new InvalidTokenError(reason as InvalidTokenReason, context);
+type AnyRow = Row<AnyVariant, Fixtures>;
+
+async function runRow(row: AnyRow): Promise<void> {
+  const responses: Record<string, Partial<ReturnType<typeof comparable>>> = {};
+  for (const framework of FRAMEWORKS) {
+    const d = deployment(framework, row.variant);
+    const { app, verifier, fetches } = d;
+    if (row.warmUp !== undefined) {
+      const warm = await send(app.url, row.warmUp(fixtures), d.sendContext());
+      expect(warm.status, `${framework}: the warm-up request is accepted`).toBe(200);
+    }
+    const before = fetches();
+    const nonceBefore = verifier.dpopNonce();
+    const res = await send(app.url, row.request(fixtures), d.sendContext());
+    try {
+      checkResponse(res, row.expect, {
+        context: verifier.context,
+        algs: d.algs,
+        nonces: [nonceBefore, verifier.dpopNonce()],
+      });
+    } catch (err) {
+      (err as Error).message = `${framework}: ${(err as Error).message}`;
+      throw err;
+    }
+    if (row.variant === 'outage' && row.expect.status !== 503) {
+      expect(fetches() - before, `${framework}: answered without fetching keys (0F)`).toBe(0);
+    }
+    responses[framework] = row.expect.status === 431 ? { status: res.status } : comparable(res);
   }
+  expect(responses.fastify, 'Fastify = Express').toEqual(responses.express);
+  expect(responses.koa, 'Koa = Express').toEqual(responses.express);
 }
 
-/**
- * `Bearer k="v", …, DPoP k="v", …` → one `{ k: v }` per scheme; fails unless the header is exactly that
- * shape (no stray quotes, CR or LF).
- */
-function parseChallenges(header: string | string[] | undefined): Record<string, Record<string, string>> {
-  expect(typeof header, 'one WWW-Authenticate header').toBe('string');
-  const schemes: Record<string, Record<string, string>> = {};
-  const parts = (header as string).split(/(?:^|, )(?=(?:Bearer|DPoP)(?: |$))/).filter((p) => p !== '');
-  for (const part of parts) {
-    const [scheme = '', body = ''] = part.split(/ (.*)/s);
-    const params: Record<string, string> = {};
-    for (const [, name, value] of body.matchAll(/([a-z_]+)="([^"\\\r\n]*)"/g)) params[name!] = value!;
-    const rebuilt = Object.entries(params).map(([k, v]) => `${k}="${v}"`);
-    expect(part, 'well-formed challenge').toBe(
-      rebuilt.length === 0 ? scheme : `${scheme} ${rebuilt.join(', ')}`,
-    );
-    schemes[scheme] = params;
-  }
-  return schemes;
-}
-
-/** The `Bearer` challenge's attributes. */
-const parseChallenge = (header: string | string[] | undefined) => parseChallenges(header).Bearer ?? {};
-
-function checkResponse(res: TestResponse, row: Row, context: ErrorContext): void {
-  const { expect: expectation } = row;
-  expect(res.status, 'status').toBe(expectation.status);
-  expect(res.headers['set-cookie'], 'no header injected').toBeUndefined();
-  expect(res.body).not.toContain('stolen');
-  if (expectation.status === 431) {
-    // Answered by Node (Fastify by its own clientError handler, with a JSON body) before any adapter runs.
-    expect(res.headers['content-type'] ?? 'application/json').toMatch(/^application\/json/);
-    return;
-  }
-
-  expect(res.headers['content-type'], 'JSON, never HTML').toBe('application/json; charset=utf-8');
-  const json = JSON.parse(res.body);
-  if ('body' in expectation) {
-    expect(json).toEqual(expectation.body);
-    expect(res.headers['www-authenticate']).toBeUndefined();
-    return;
-  }
-
-  const error = expectedError(expectation, context)!;
-  expect(error.status, 'the table agrees with core').toBe(expectation.status);
-  expect(json).toEqual(error.toJSON());
-  expect(Object.keys(json)).toEqual(['error', 'error_description']);
-  if ('unavailable' in expectation) {
-    expect(res.headers['www-authenticate']).toBeUndefined();
-    expect(res.headers['retry-after']).toMatch(/^[1-9]\d*$/);
-    return;
-  }
-  expect(res.headers['retry-after']).toBeUndefined();
-  const challenges = parseChallenges(res.headers['www-authenticate']);
-  const params = challenges.Bearer ?? {};
-  const where = context.resourceMetadata === undefined ? {} : { resource_metadata: context.resourceMetadata };
-  // DPoP is allowed (the default): the DPoP challenge advertises the proof algorithms.
-  expect(challenges.DPoP).toEqual({ realm: 'api', algs: 'ES256 EdDSA RS256 PS256', ...where });
-  if ('bare' in expectation) {
-    expect(params).toEqual({ realm: 'api', ...where });
-  } else {
-    expect(params).toEqual({
-      realm: 'api',
-      error: expectation.error,
-      error_description: error.description,
-      ...(expectation.scope === undefined ? {} : { scope: expectation.scope }),
-      ...where,
-    });
-  }
-  expect(res.headers['www-authenticate']).toBe(error.wwwAuthenticate);
-  expect(res.headers['www-authenticate']).not.toContain(INJECTION.slice(0, 2));
-}
-
-/** The parts of a response that must be identical across frameworks. */
-const comparable = (res: TestResponse) => ({
-  status: res.status,
-  'www-authenticate': res.headers['www-authenticate'],
-  'retry-after': res.headers['retry-after'],
-  'content-type': res.headers['content-type'],
-  'access-control-allow-origin': res.headers['access-control-allow-origin'],
-  body: res.body,
-});
-
-const title = (row: Row) =>
-  `${row.catalogue.length === 0 ? 'happy' : row.catalogue.map((n) => `A${n}`).join(' ')} [${row.variant}] ${row.name}`;
+const title = (row: AnyRow) => `${caseLabel(row.catalogue)} [${row.variant}] ${row.name}`;
 
 describe('conformance: Express, Fastify and Koa answer every row identically', () => {
-  it.each(ROWS.map((row) => [title(row), row] as const))('%s', async (_title, row) => {
-    const responses: Record<string, Partial<ReturnType<typeof comparable>>> = {};
-    for (const framework of FRAMEWORKS) {
-      const { app, verifier, fetches } = deployment(framework, row.variant);
-      const before = fetches();
-      const res = await send(app.url, row.request(tokens));
-      try {
-        checkResponse(res, row, verifier.context);
-      } catch (err) {
-        (err as Error).message = `${framework}: ${(err as Error).message}`;
-        throw err;
-      }
-      if (row.variant === 'outage' && row.expect.status !== 503) {
-        expect(fetches() - before, `${framework}: answered without fetching keys (0F)`).toBe(0);
-      }
-      responses[framework] = row.expect.status === 431 ? { status: res.status } : comparable(res);
-    }
-    expect(responses.fastify, 'Fastify = Express').toEqual(responses.express);
-    expect(responses.koa, 'Koa = Express').toEqual(responses.express);
-  });
+  it.each(ROWS.map((row) => [title(row), row] as const))('%s', (_title, row) => runRow(row));
 
   it('covers every catalogue case the issue lists', () => {
     const covered = new Set(ROWS.flatMap((row) => row.catalogue));
@@ -235,15 +125,93 @@ describe('conformance: Express, Fastify and Koa answer every row identically', (
     // as a reset before the client reads the 431. Either way the server must stay up.
     const outcome = await send(app.url, {
       path: '/me',
-      headers: { authorization: `Bearer ${tokens.huge}` },
+      headers: { authorization: `Bearer ${fixtures.huge}` },
     }).then(
       (res) => res.status,
       (err: NodeJS.ErrnoException) => err.code,
     );
     expect([431, 'ECONNRESET', 'EPIPE']).toContain(outcome);
-    const res = await send(app.url, { path: '/me', headers: { authorization: `Bearer ${tokens.full}` } });
+    const res = await send(app.url, { path: '/me', headers: { authorization: `Bearer ${fixtures.full}` } });
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({ subject: SUBJECT });
+  });
+});
+
+describe('conformance: sender-constrained tokens (DPoP, mTLS), identically', () => {
+  it.each(DPOP_ROWS.map((row) => [title(row), row] as const))('%s', (_title, row) => runRow(row));
+
+  it('covers section D cases 1–12 and 14–22, and every variant', () => {
+    const covered = new Set(DPOP_ROWS.flatMap((row) => row.catalogue));
+    for (let n = 1; n <= 22; n++) if (n !== 13) expect(covered, `case D${n}`).toContain(`D${n}`);
+    for (const variant of DPOP_VARIANTS)
+      expect(
+        DPOP_ROWS.some((row) => row.variant === variant),
+        variant,
+      ).toBe(true);
+  });
+
+  it.each(FRAMEWORKS)(
+    'D12: %s answers 20 concurrent identical requests with exactly one 200',
+    async (framework) => {
+      const d = deployment(framework, 'default');
+      const url = `${d.app.url}/me`;
+      const proof = createDpopProof({
+        key: fixtures.keys.main,
+        method: 'GET',
+        url,
+        accessToken: fixtures.bound,
+      });
+      const request = { path: '/me', headers: { authorization: `DPoP ${fixtures.bound}`, dpop: proof } };
+      const answers = await Promise.all(Array.from({ length: 20 }, () => send(d.app.url, request)));
+      const statuses = answers.map((res) => res.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(19);
+      const replay = expectedError(
+        { status: 401, error: 'invalid_dpop_proof', reason: 'dpop_replay' },
+        d.verifier.context,
+      )!;
+      for (const res of answers.filter((r) => r.status === 401)) {
+        expect(JSON.parse(res.body)).toEqual(replay.toJSON());
+        expect(res.headers['www-authenticate']).toBe(replay.wwwAuthenticate);
+      }
+    },
+  );
+
+  // Not identical, by the frameworks' own design: with `trust proxy` on and a forwarded header holding
+  // several hops, Express and Koa take the first (client-side, spoofable behind an appending proxy),
+  // Fastify the last (the nearest proxy's). The adapters pass each framework's view on; the `origin`
+  // rows show the answers are identical once the public origin is configured.
+  it.each([
+    ['express', 'first'],
+    ['fastify', 'last'],
+    ['koa', 'first'],
+  ] as const)(
+    'D9: %s, trust proxy, multi-valued X-Forwarded-Host/-Proto: the %s hop counts (set origin)',
+    async (framework, hop) => {
+      const d = deployment(framework, 'proxy');
+      const answer = async (url: string) => {
+        const proof = createDpopProof({
+          key: fixtures.keys.main,
+          method: 'GET',
+          url,
+          accessToken: fixtures.bound,
+        });
+        const headers = { authorization: `DPoP ${fixtures.bound}`, dpop: proof, ...FORWARDED_CHAIN };
+        return (await send(d.app.url, { path: '/me', headers })).status;
+      };
+      const [first, last] = [await answer('https://evil.test/me'), await answer('http://api.real/me')];
+      expect({ first, last }).toEqual(
+        hop === 'first' ? { first: 200, last: 401 } : { first: 401, last: 200 },
+      );
+    },
+  );
+
+  it("nonce: the deployments' nonce follows the documented stateless scheme, the same on every framework", () => {
+    const nonce = nonceStepsBack(0);
+    expect(nonce).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    for (const framework of FRAMEWORKS)
+      expect(deployment(framework, 'nonce').verifier.dpopNonce()).toBe(nonce);
+    expect(nonceStepsBack(1, Date.now() / 1000)).toBe(nonceStepsBack(0, Date.now() / 1000 - NONCE_LIFETIME));
   });
 });
 
@@ -275,7 +243,9 @@ describe('conformance: RFC 9728 protected resource metadata', () => {
   it('names the served document in every challenge', async () => {
     for (const framework of FRAMEWORKS) {
       const res = await send(deployment(framework, 'metadata').app.url, { path: '/me' });
-      expect(parseChallenge(res.headers['www-authenticate']).resource_metadata, framework).toBe(METADATA_URL);
+      expect(parseChallenges(res.headers['www-authenticate']).Bearer?.resource_metadata, framework).toBe(
+        METADATA_URL,
+      );
     }
   });
 

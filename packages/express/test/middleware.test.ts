@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { AuthError, createVerifier, resourceMetadataUrl, type Verifier } from '@gatehouse/core';
 import { createTestIssuer, type TestIssuer } from '@gatehouse/testing';
 import express, { type ErrorRequestHandler, type Express } from 'express';
@@ -37,6 +37,43 @@ async function start(app: Express): Promise<string> {
 }
 
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
+/** Send raw request bytes (an absolute-form target, HTTP/1.0 without Host) and read until the server closes. */
+function sendRaw(base: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(request));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+/** A shared verifier that records the `url` of every request an adapter hands it. */
+function recordingVerifier(): { verifier: Verifier; urls: (string | undefined)[] } {
+  const shared = createVerifier(verifierOptions());
+  const urls: (string | undefined)[] = [];
+  const authenticate = ((request, options) => {
+    urls.push(request.url);
+    return shared.authenticate(request, options);
+  }) as Verifier['authenticate'];
+  return { verifier: { ...shared, authenticate }, urls };
+}
+
+/** Raw requests, and the URL core must get for each: Host or origin, then the target's path and query. */
+const RAW_REQUESTS = [
+  ['GET /me?x=1 HTTP/1.1\r\nHost: h.test:8080\r\nConnection: close\r\n\r\n', 'http://h.test:8080/me?x=1'],
+  // absolute-form (RFC 9112 §3.2.2): only its path and query count
+  [
+    'GET http://evil.test:9/me?x=1 HTTP/1.1\r\nHost: h.test\r\nConnection: close\r\n\r\n',
+    'http://h.test/me?x=1',
+  ],
+  // HTTP/1.0 without Host: no origin is known, so no URL (never "http://undefined/me" or "http:///me")
+  ['GET /me HTTP/1.0\r\n\r\n', undefined],
+  ['GET http://evil.test/pinned?y=2 HTTP/1.0\r\n\r\n', 'https://api.example.test/pinned?y=2'],
+  ['GET /pinned HTTP/1.0\r\n\r\n', 'https://api.example.test/pinned'],
+] as const;
 
 describe('requireAuth', () => {
   it('verifies the token and sets req.auth', async () => {
@@ -250,5 +287,19 @@ describe('RFC 9728 metadata', () => {
     app.use(auth.metadata);
     app.use(auth);
     expect((await fetch(`${await start(app)}${path}`)).status).toBe(401);
+  });
+});
+
+describe('the request URL passed to core (DPoP htu)', () => {
+  it('is the Host or the origin option with the path and query; an absolute-form target gives only its path; none without a Host', async () => {
+    const { verifier, urls } = recordingVerifier();
+    const app = express();
+    app.get('/me', requireAuth({ verifier }), (_req, res) => res.json({}));
+    app.get('/pinned', requireAuth({ verifier, origin: 'https://api.example.test' }), (_req, res) =>
+      res.json({}),
+    );
+    const url = await start(app);
+    for (const [request] of RAW_REQUESTS) expect(await sendRaw(url, request)).toMatch(/^HTTP\/1\.1 401 /);
+    expect(urls).toEqual(RAW_REQUESTS.map(([, expected]) => expected));
   });
 });
