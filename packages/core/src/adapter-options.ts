@@ -168,3 +168,33 @@ export function resolveScopeRequirement(
     allowDelegation: flag(options.allowDelegation, 'allowDelegation'),
   });
 }
+
+/**
+ * The absolute URL a DPoP proof's `htu` is compared with: the `origin` option, else the framework's
+ * view of scheme and host (its trust-proxy setting decides), then the path and query of the
+ * request-target — of an absolute-form target too (RFC 9112 §3.2.2), whose own scheme and host count
+ * for nothing. `undefined`, so that no proof can match, when no host is known (an HTTP/1.0 request
+ * without `Host`) or the target is neither origin-form nor an http(s) absolute-form. Shared by every
+ * framework adapter, so they all build the same URL.
+ *
+ * @example
+ * ```ts
+ * requestUrl(undefined, 'https', 'api.example.com', '/orders?page=2'); // 'https://api.example.com/orders?page=2'
+ * requestUrl('https://api.example.com', 'http', '10.0.0.7:8080', 'http://10.0.0.7:8080/orders');
+ * // 'https://api.example.com/orders'
+ * ```
+ */
+export function requestUrl(
+  origin: string | undefined,
+  protocol: string,
+  host: string | undefined,
+  target: string,
+): string | undefined {
+  const base = origin ?? (host ? `${protocol}://${host}` : undefined);
+  if (base === undefined) return undefined;
+  if (target.startsWith('/')) return `${base}${target}`;
+  const absolute = URL.parse(target);
+  if (absolute === null || (absolute.protocol !== 'http:' && absolute.protocol !== 'https:'))
+    return undefined;
+  return `${base}${absolute.pathname}${absolute.search}`;
+}

@@ -18,6 +18,7 @@ export {
   ADAPTER_DEFAULTS,
   type AdapterSwitches,
   type ResolvedAdapterOptions,
+  requestUrl,
   resolveAdapterOptions,
   resolveScopeRequirement,
   type ScopeRequirementOptions,

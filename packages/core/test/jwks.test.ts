@@ -101,7 +101,8 @@ describe('unknown kid flood (A32)', () => {
   it('answers 10,000 random kids with key_not_found, one shared fetch per cooldown, while a cached kid keeps verifying', async () => {
     const clock = freezeDate();
     const server = await serve(K1);
-    const verifier = make(server, { cache: false, jwks: { cacheMaxAge: 600_000 } });
+    // A generous timeout: 10,000 verifications keep the event loop busy while the refetch is in flight.
+    const verifier = make(server, { cache: false, jwks: { cacheMaxAge: 600_000, timeout: 5_000 } });
     await verifier.warmUp();
     expect(server.jwksHits()).toBe(1);
 

@@ -11,6 +11,7 @@ import {
   isAuthError,
   MissingTokenError,
   type RequestLike,
+  requestUrl,
   resolveAdapterOptions,
   resolveScopeRequirement,
   type Verifier,
@@ -25,28 +26,6 @@ interface Guard {
 }
 
 const guards = new WeakMap<Context, Guard>();
-
-/**
- * The absolute URL a DPoP proof's `htu` is compared with: the `origin` option, else the framework's
- * view of scheme and host (its trust-proxy setting decides), then the path and query of the
- * request-target — of an absolute-form target too (RFC 9112 §3.2.2), whose own scheme and host count
- * for nothing. `undefined`, so that no proof can match, when no host is known (an HTTP/1.0 request
- * without `Host`) or the target is neither origin-form nor an http(s) absolute-form.
- */
-function requestUrl(
-  origin: string | undefined,
-  protocol: string,
-  host: string | undefined,
-  target: string,
-): string | undefined {
-  const base = origin ?? (host ? `${protocol}://${host}` : undefined);
-  if (base === undefined) return undefined;
-  if (target.startsWith('/')) return `${base}${target}`;
-  const absolute = URL.parse(target);
-  if (absolute === null || (absolute.protocol !== 'http:' && absolute.protocol !== 'https:'))
-    return undefined;
-  return `${base}${absolute.pathname}${absolute.search}`;
-}
 
 /**
  * The request as core sees it. `url` (for DPoP's `htu`) and the TLS client certificate are getters,

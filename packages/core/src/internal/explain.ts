@@ -47,7 +47,7 @@ export function explain(error: unknown, issuer: string): KeySetError {
     error instanceof FetchFailure
       ? error
       : new FetchFailure('connection_failed', 'the request failed unexpectedly');
-  const where = failure.url === undefined ? '' : ` (${failure.url})`;
+  const where = failure.url === undefined || failure.message.includes(failure.url) ? '' : ` (${failure.url})`;
   const message = `cannot get the signing keys of issuer "${issuer}": ${failure.message}${where}. ${HINTS[failure.code]}`;
   return new KeySetError(
     failure.code,
