@@ -17,6 +17,7 @@ import { createProvider, toClientMetadata } from './config/provider.js';
 import { type IssuerConfig, type ResolvedConfig, resolveConfig } from './config/schema.js';
 import { type CustomClaims, createCustomClaims } from './customize/claims.js';
 import { type ClaimsRunner, createClaimsRunner } from './customize/runner.js';
+import { loadNonceSecret } from './dpop.js';
 import { ConfigError, ValidationError } from './errors.js';
 import { createFailureLimiter } from './grants/failure-limiter.js';
 import { registerGrants } from './grants/index.js';
@@ -147,6 +148,7 @@ async function assemble(
     const admin = await bootstrap(store, config, epoch());
     return { cookieKeys, admin, initialKeys: await loadKeySet(store, config, epoch()) };
   });
+  const dpopNonceSecret = await loadNonceSecret(store);
   const csrfKey = createHmac('sha256', cookieKeys[0]!).update('gatehouse-issuer:csrf').digest();
   if (admin.created)
     log.info(
@@ -187,7 +189,7 @@ async function assemble(
   );
 
   const build = () => {
-    provider = createProvider({ config, store, keys, cookieKeys, log, customClaims });
+    provider = createProvider({ config, store, keys, cookieKeys, dpopNonceSecret, log, customClaims });
     // The issuer's own keys, served in-process: no network round-trip to itself, hence http is safe here.
     const ownKeys = {
       issuer: config.issuer,

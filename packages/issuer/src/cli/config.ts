@@ -30,6 +30,7 @@ export const ENVIRONMENT: ReadonlyArray<
   ['GATEHOUSE_KEY_ALGORITHM', 'keys.algorithm', 'string'],
   ['GATEHOUSE_ADMIN_CLIENT_ID', 'admin.clientId', 'string'],
   ['GATEHOUSE_ADMIN_CLIENT_SECRET', 'admin.clientSecret', 'string'],
+  ['GATEHOUSE_DPOP_REQUIRE_NONCE', 'dpop.requireNonce', 'boolean'],
 ] as const);
 
 /** Settings a config file may contain (nested objects list their keys). */
@@ -50,6 +51,7 @@ const KNOWN: Readonly<Record<string, true | readonly string[]>> = {
   admin: ['clientId', 'clientSecret'],
   subjectTokens: ['ttl'],
   tokenExchange: ['maxFailures', 'failureWindow'],
+  dpop: ['requireNonce'],
   customJwtClaims: [
     'module',
     'environmentVariables',

@@ -19,6 +19,7 @@ import {
   SIGNING_ALGORITHMS,
   type SigningAlgorithm,
 } from './defaults.js';
+import { type DpopConfig, type ResolvedDpopConfig, resolveDpopConfig } from './dpop.js';
 
 /** Signing-key settings. */
 export interface KeyConfig {
@@ -187,6 +188,8 @@ export interface IssuerConfig {
   customJwtClaims?: CustomJwtClaimsConfig;
   /** Keys signing the sign-in cookies (each ≥ 32 characters). Default: generated once and stored. */
   cookieKeys?: readonly string[];
+  /** DPoP (RFC 9449) at the token endpoint: always on; whether proofs need a server nonce. */
+  dpop?: DpopConfig;
 }
 
 /** {@link IssuerConfig} after defaults and validation. */
@@ -220,6 +223,7 @@ export interface ResolvedConfig {
   /** With `module` made absolute. */
   readonly customJwtClaims: Readonly<Required<CustomJwtClaimsConfig>> | undefined;
   readonly cookieKeys: readonly string[] | undefined;
+  readonly dpop: ResolvedDpopConfig;
 }
 
 const fail = (option: string, must: string): never => {
@@ -502,5 +506,6 @@ export function resolveConfig(config: IssuerConfig): ResolvedConfig {
     tokenExchange,
     customJwtClaims,
     cookieKeys,
+    dpop: resolveDpopConfig(config.dpop),
   });
 }
