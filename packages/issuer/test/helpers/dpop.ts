@@ -2,6 +2,7 @@
  * DPoP (RFC 9449) test client: openid-client 6 (oauth4webapi underneath) against the real issuer over
  * loopback, with a recording `fetch` so tests can replay a proof exactly as it was sent.
  */
+import { generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { jwkThumbprint } from '@gatehouse/core';
 import * as oidc from 'openid-client';
 import { Agent, pkce, signIn } from './agent.js';
@@ -134,4 +135,40 @@ export async function postWithProof(
     body: new URLSearchParams(form),
   });
   return { status: res.status, body: (await res.json()) as Record<string, any>, headers: res.headers };
+}
+
+/** A DPoP key made with node:crypto, for proofs built by hand (exact `jti`, `iat`, `nonce`). */
+export interface ManualKey {
+  readonly privateKey: KeyObject;
+  readonly publicJwk: Record<string, string>;
+  readonly jkt: string;
+}
+
+/** A new P-256 key for {@link manualProof}. */
+export function manualKey(): ManualKey {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { kty, crv, x, y } = publicKey.export({ format: 'jwk' }) as Record<string, string>;
+  const publicJwk = { kty: kty!, crv: crv!, x: x!, y: y! };
+  return { privateKey, publicJwk, jkt: jwkThumbprint(publicJwk)! };
+}
+
+/** An ES256 DPoP proof (RFC 9449 §4.2) for `htm` `htu`, with `nonce` when given. */
+export function manualProof(
+  key: ManualKey,
+  claims: { htm: string; htu: string; nonce?: string; iat?: number; jti?: string },
+): string {
+  const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const header = b64({ typ: 'dpop+jwt', alg: 'ES256', jwk: key.publicJwk });
+  const payload = b64({
+    jti: claims.jti ?? randomUUID(),
+    iat: claims.iat ?? Math.floor(Date.now() / 1000),
+    htm: claims.htm,
+    htu: claims.htu,
+    ...(claims.nonce === undefined ? {} : { nonce: claims.nonce }),
+  });
+  const signature = sign('sha256', Buffer.from(`${header}.${payload}`), {
+    key: key.privateKey,
+    dsaEncoding: 'ieee-p1363',
+  });
+  return `${header}.${payload}.${signature.toString('base64url')}`;
 }
