@@ -15,11 +15,15 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-/** Start an API for `audience` trusting the issuer at `issuerBaseUrl`. */
+/**
+ * Start an API for `audience` trusting the issuer at `issuerBaseUrl`. With `corsOrigin`, a page of
+ * that origin may call it (preflights answered, `DPoP-Nonce` and `WWW-Authenticate` exposed).
+ */
 export async function startApi(
   issuerBaseUrl: string,
   audience: string,
   dpop: DpopOptions = {},
+  corsOrigin?: string,
 ): Promise<TestApi> {
   const verifier = createVerifier({
     issuer: `${issuerBaseUrl}/oidc`,
@@ -31,6 +35,19 @@ export async function startApi(
   });
   const seen: TestApi['seen'] = [];
   const server: Server = createServer((req, res) => {
+    if (corsOrigin !== undefined) {
+      res.setHeader('access-control-allow-origin', corsOrigin);
+      res.setHeader('access-control-expose-headers', 'dpop-nonce, www-authenticate');
+      if (req.method === 'OPTIONS') {
+        res
+          .writeHead(204, {
+            'access-control-allow-methods': 'GET, POST',
+            'access-control-allow-headers': 'authorization, dpop, content-type',
+          })
+          .end();
+        return;
+      }
+    }
     const scheme = (req.headers.authorization ?? '').split(' ')[0] ?? '';
     const answer = (status: number, headers: Record<string, string>, body: unknown) => {
       seen.push({ scheme, proof: req.headers.dpop !== undefined, status });
