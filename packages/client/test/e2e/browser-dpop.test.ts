@@ -86,15 +86,9 @@ afterAll(async () => {
 });
 
 const status = (page: Page) => page.locator('#status');
-const inPage = <T, A>(page: Page, fn: (client: Client, arg: A) => Promise<T>, arg: A): Promise<T> =>
-  page.evaluate(
-    ([source, value]) => {
-      const client = (globalThis as unknown as PageGlobals).gatehouse;
-      // biome-ignore lint/security/noGlobalEval: test-only: runs the test's own function in the page
-      return (0, eval)(source)(client, value);
-    },
-    [fn.toString(), arg] as const,
-  ) as Promise<T>;
+/** Run `fn` in the page with the page's client (Playwright serializes `fn`: it sees only its argument). */
+const inPage = <T, A>(page: Page, fn: (arg: A) => Promise<T>, arg: A): Promise<T> =>
+  page.evaluate(fn as never, arg) as Promise<T>;
 
 describe('DPoP in the browser build (Chromium)', () => {
   it('binds tokens to a non-extractable key that survives a reload; client.fetch works, a thief does not', async () => {
@@ -112,8 +106,16 @@ describe('DPoP in the browser build (Chromium)', () => {
     await page.waitForURL(`${app.origin}/`);
     await expect.poll(() => status(page).textContent()).toBe(`signed-in:${world.users.agent}`);
 
-    const jkt = await inPage(page, (client) => client.dpopThumbprint(), null);
-    const token = await inPage(page, (client, resource) => client.getAccessToken(resource), ORDERS);
+    const jkt = await inPage(
+      page,
+      () => (globalThis as unknown as PageGlobals).gatehouse.dpopThumbprint(),
+      null,
+    );
+    const token = await inPage(
+      page,
+      (resource) => (globalThis as unknown as PageGlobals).gatehouse.getAccessToken(resource),
+      ORDERS,
+    );
     expect(claimsOf(token).cnf).toEqual({ jkt });
 
     // The key pair is in IndexedDB, and its private key cannot be exported.
@@ -132,9 +134,12 @@ describe('DPoP in the browser build (Chromium)', () => {
     // client.fetch: DPoP scheme and a proof; the API sees the key the token is bound to.
     const called = await inPage(
       page,
-      async (client, url) => {
-        const res = await client.fetch('https://orders.example.com', url);
-        return { status: res.status, body: await res.json() };
+      async (url) => {
+        const res = await (globalThis as unknown as PageGlobals).gatehouse.fetch(
+          'https://orders.example.com',
+          url,
+        );
+        return { status: res.status, body: (await res.json()) as { jkt: string } };
       },
       `${api.url}/orders`,
     );
@@ -159,7 +164,9 @@ describe('DPoP in the browser build (Chromium)', () => {
     const before = nonceApi.seen.length;
     const withNonce = await inPage(
       page,
-      async (client, url) => (await client.fetch('https://orders.example.com', url)).status,
+      async (url) =>
+        (await (globalThis as unknown as PageGlobals).gatehouse.fetch('https://orders.example.com', url))
+          .status,
       `${nonceApi.url}/orders`,
     );
     expect(withNonce).toBe(200);
@@ -174,8 +181,14 @@ describe('DPoP in the browser build (Chromium)', () => {
     // A reload keeps the key: the stored refresh token (bound to it) still gets tokens, bound to it.
     await page.reload();
     await expect.poll(() => status(page).textContent()).toBe(`signed-in:${world.users.agent}`);
-    expect(await inPage(page, (client) => client.dpopThumbprint(), null)).toBe(jkt);
-    const refreshed = await inPage(page, (client, resource) => client.getAccessToken(resource), ORDERS);
+    expect(
+      await inPage(page, () => (globalThis as unknown as PageGlobals).gatehouse.dpopThumbprint(), null),
+    ).toBe(jkt);
+    const refreshed = await inPage(
+      page,
+      (resource) => (globalThis as unknown as PageGlobals).gatehouse.getAccessToken(resource),
+      ORDERS,
+    );
     expect(refreshed).not.toBe(token);
     expect(claimsOf(refreshed).cnf).toEqual({ jkt });
 
@@ -186,7 +199,8 @@ describe('DPoP in the browser build (Chromium)', () => {
     });
     const exchanged = await inPage(
       page,
-      async (client, [subject, url]) => {
+      async ([subject, url]) => {
+        const client = (globalThis as unknown as PageGlobals).gatehouse;
         const result = await client.exchangeSubjectToken({
           subjectToken: subject,
           resource: 'https://orders.example.com',
