@@ -68,6 +68,8 @@ export function toClientMetadata(app: ApplicationRecord, alg: string): ClientMet
     post_logout_redirect_uris: interactive ? [...app.postLogoutRedirectUris] : [],
     token_endpoint_auth_method: app.tokenEndpointAuthMethod,
     id_token_signed_response_alg: alg as ClientMetadata['id_token_signed_response_alg'],
+    // RFC 9449 §5.2: token requests without a DPoP proof are refused (invalid_request, see dpop.ts).
+    dpop_bound_access_tokens: app.dpopBoundAccessTokens,
   };
   if (app.tokenEndpointAuthMethod !== 'none') metadata.client_secret = app.secretHash ?? '';
   return metadata;
