@@ -43,7 +43,8 @@ const BENCHES = {
 };
 
 const wanted = process.argv[2] ?? 'default';
-const names = wanted === 'all' ? Object.keys(BENCHES) : wanted === 'default' ? ['core', 'dpop', 'issuer'] : [wanted];
+const names =
+  wanted === 'all' ? Object.keys(BENCHES) : wanted === 'default' ? ['core', 'dpop', 'issuer'] : [wanted];
 let failed = false;
 for (const name of names) {
   const bench = BENCHES[name];

@@ -51,7 +51,12 @@ const b64 = (x) => Buffer.from(x).toString('base64url');
 
 // The issuer's key and a loopback JWKS (hit only while warming up).
 const issuerPair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-const issuerJwk = { ...issuerPair.publicKey.export({ format: 'jwk' }), kid: 'bench-1', alg: 'ES256', use: 'sig' };
+const issuerJwk = {
+  ...issuerPair.publicKey.export({ format: 'jwk' }),
+  kid: 'bench-1',
+  alg: 'ES256',
+  use: 'sig',
+};
 let jwksHits = 0;
 const server = createServer((_req, res) => {
   jwksHits++;
@@ -71,14 +76,16 @@ function jws(header, payload, alg, key) {
 }
 
 function thumbprint(jwk) {
-  const members = jwk.kty === 'EC' ? ['crv', 'kty', 'x', 'y'] : jwk.kty === 'OKP' ? ['crv', 'kty', 'x'] : ['e', 'kty', 'n'];
+  const members =
+    jwk.kty === 'EC' ? ['crv', 'kty', 'x', 'y'] : jwk.kty === 'OKP' ? ['crv', 'kty', 'x'] : ['e', 'kty', 'n'];
   const json = JSON.stringify(Object.fromEntries(members.map((m) => [m, jwk[m]])));
   return createHash('sha256').update(json).digest('base64url');
 }
 
 /** A bound token, and proofs for it, for one proof algorithm. */
 function makeCase(alg, count) {
-  const pair = alg === 'ES256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('ed25519');
+  const pair =
+    alg === 'ES256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('ed25519');
   const jwk = pair.publicKey.export({ format: 'jwk' });
   const now = Math.floor(Date.now() / 1000);
   const token = jws(
@@ -101,7 +108,9 @@ function makeCase(alg, count) {
   const header = { typ: 'dpop+jwt', alg, jwk };
   const proofs = [];
   for (let i = 0; i < count; i++)
-    proofs.push(jws(header, { jti: randomUUID(), htm: 'GET', htu: URL_, iat: now, ath }, alg, pair.privateKey));
+    proofs.push(
+      jws(header, { jti: randomUUID(), htm: 'GET', htu: URL_, iat: now, ath }, alg, pair.privateKey),
+    );
   // The floor: one proof signature, pre-split and pre-decoded, with a pre-imported key.
   const [h, p, s] = proofs[0].split('.');
   const data = Buffer.from(`${h}.${p}`);
@@ -117,7 +126,9 @@ function derFromP1363(sig) {
     let i = 0;
     while (i < b.length - 1 && b[i] === 0) i++;
     b = b.subarray(i);
-    return b[0] & 0x80 ? Buffer.concat([Buffer.from([2, b.length + 1, 0]), b]) : Buffer.concat([Buffer.from([2, b.length]), b]);
+    return b[0] & 0x80
+      ? Buffer.concat([Buffer.from([2, b.length + 1, 0]), b])
+      : Buffer.concat([Buffer.from([2, b.length]), b]);
   };
   const body = Buffer.concat([int(sig.subarray(0, 32)), int(sig.subarray(32))]);
   return Buffer.concat([Buffer.from([0x30, body.length]), body]);
@@ -151,14 +162,24 @@ for (const c of cases) {
     jwksUri,
     dpop: { replayStore: new MemoryReplayStore({ max: 4 * PROOFS }) },
   });
-  const auth0Middleware = auth0.auth({ issuer: ISSUER, audience: AUDIENCE, jwksUri, tokenSigningAlg: 'ES256', dpop: { enabled: true } });
+  const auth0Middleware = auth0.auth({
+    issuer: ISSUER,
+    audience: AUDIENCE,
+    jwksUri,
+    tokenSigningAlg: 'ES256',
+    dpop: { enabled: true },
+  });
   let next = 0;
   const proof = () => {
     if (next >= c.proofs.length) throw new Error('ran out of proofs: raise BENCH_PROOFS');
     return c.proofs[next++];
   };
   const gatehouse = () =>
-    verifier.authenticate({ headers: { authorization: `DPoP ${c.token}`, dpop: proof() }, method: 'GET', url: URL_ });
+    verifier.authenticate({
+      headers: { authorization: `DPoP ${c.token}`, dpop: proof() },
+      method: 'GET',
+      url: URL_,
+    });
   // The peer keeps no replay record, so it may cycle through the same proofs.
   let peerNext = 0;
   const peer = () =>
@@ -168,11 +189,18 @@ for (const c of cases) {
     });
   // Warm up and check each path really accepts (and Gatehouse really refuses a replay).
   const first = c.proofs[0];
-  const info = await verifier.authenticate({ headers: { authorization: `DPoP ${c.token}`, dpop: first }, method: 'GET', url: URL_ });
+  const info = await verifier.authenticate({
+    headers: { authorization: `DPoP ${c.token}`, dpop: first },
+    method: 'GET',
+    url: URL_,
+  });
   if (info.confirmation?.jkt === undefined) throw new Error('gatehouse did not bind');
   const replay = await verifier
     .authenticate({ headers: { authorization: `DPoP ${c.token}`, dpop: first }, method: 'GET', url: URL_ })
-    .then(() => 'accepted', (e) => e.reason);
+    .then(
+      () => 'accepted',
+      (e) => e.reason,
+    );
   if (replay !== 'dpop_replay') throw new Error(`gatehouse replay check: ${replay}`);
   next = 1;
   const viaPeer = await peer();
@@ -209,7 +237,8 @@ for (let round = 0; round <= ROUNDS; round++) {
   for (let i = 0; i < cases.length; i++) {
     const { alg, group } = cases[(i + round) % cases.length];
     const rates = {};
-    for (const bench of group.map((_, k) => group[(k + round) % group.length])) rates[bench.name] = await sample(bench);
+    for (const bench of group.map((_, k) => group[(k + round) % group.length]))
+      rates[bench.name] = await sample(bench);
     if (round === 0) continue;
     const r = (results[alg] ??= { rates: {}, overhead: [], xPeer: [] });
     for (const [name, rate] of Object.entries(rates)) (r.rates[name] ??= []).push(rate);
@@ -245,7 +274,10 @@ for (const { alg, group } of cases) {
       `${xPeer.toFixed(2)}x express-oauth2-jwt-bearer (target >= 1.5) ${xPeer >= 1.5 ? 'PASS' : 'MISS'}`,
   );
 }
-lines.push('', `JWKS fetches: ${hitsAfterWarmup} during warm-up, ${jwksHits - hitsAfterWarmup} while measuring.`);
+lines.push(
+  '',
+  `JWKS fetches: ${hitsAfterWarmup} during warm-up, ${jwksHits - hitsAfterWarmup} while measuring.`,
+);
 console.log([...lines, '', ...targets].join('\n'));
 writeFileSync(
   join(here, '../results/core-dpop.json'),
