@@ -18,16 +18,50 @@
  */
 import { createHash } from 'node:crypto';
 import { errors, type KoaContextWithOIDC, type Provider } from 'oidc-provider';
-import validateDpop, {
-  checkDpopReplay,
-  type ValidatedDpop,
-} from 'oidc-provider/lib/helpers/validate_dpop.js';
+// @ts-expect-error oidc-provider ships no types for its DPoP helper (typed below)
+import * as dpopHelper from 'oidc-provider/lib/helpers/validate_dpop.js';
 import { DEFAULTS } from './config/defaults.js';
 import { epoch } from './internal/ids.js';
 import { generateSecret } from './internal/secrets.js';
 import type { Store } from './storage/store.js';
 
-export type { ValidatedDpop } from 'oidc-provider/lib/helpers/validate_dpop.js';
+/**
+ * A proof verified by oidc-provider: the RFC 7638 thumbprint of its key, its `jti` and `iat`.
+ *
+ * @example
+ * ```ts
+ * const dPoP: ValidatedDpop | undefined = await tokenRequestProof(ctx);
+ * if (dPoP) accessToken.setThumbprint('jkt', dPoP.thumbprint);
+ * ```
+ */
+export interface ValidatedDpop {
+  readonly thumbprint: string;
+  readonly jti: string;
+  readonly iat: number;
+}
+
+/**
+ * oidc-provider's own proof check (`lib/helpers/validate_dpop.js`), which its built-in grants run:
+ * the `DPoP` header's type, algorithm, signature, `htm`, `htu`, `iat` and nonce. `undefined` without
+ * a header; throws `invalid_dpop_proof` or `use_dpop_nonce`. Then its replay check (through the
+ * `ReplayDetection` model, made atomic by {@link installDpop}).
+ */
+type ValidateDpop = (provider: Provider, ctx: KoaContextWithOIDC) => Promise<ValidatedDpop | undefined>;
+type CheckDpopReplay = (
+  provider: Provider,
+  ctx: KoaContextWithOIDC,
+  dPoP: ValidatedDpop,
+  clientId: string,
+  ErrorClass: new (description: string) => Error,
+) => Promise<void>;
+const loaded = dpopHelper as { default: unknown; checkDpopReplay: unknown };
+// The CommonJS build receives the module namespace itself as `default` (Node's require of ES modules).
+const helper = {
+  validate: (typeof loaded.default === 'function'
+    ? loaded.default
+    : (loaded.default as { default: unknown }).default) as ValidateDpop,
+  checkReplay: loaded.checkDpopReplay as CheckDpopReplay,
+};
 
 /** oidc-provider's description when a client that requires DPoP sent no proof. */
 const PROOF_MISSING = 'DPoP proof JWT not provided';
@@ -121,7 +155,8 @@ export function installDpop(provider: Provider, store: Store): void {
  */
 export async function tokenRequestProof(ctx: KoaContextWithOIDC): Promise<ValidatedDpop | undefined> {
   const { provider, client } = ctx.oidc;
-  const dPoP = await validateDpop(provider, ctx);
-  if (dPoP !== undefined) await checkDpopReplay(provider, ctx, dPoP, client!.clientId, errors.InvalidRequest);
+  const dPoP = await helper.validate(provider, ctx);
+  if (dPoP !== undefined)
+    await helper.checkReplay(provider, ctx, dPoP, client!.clientId, errors.InvalidRequest);
   return dPoP;
 }
