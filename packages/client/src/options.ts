@@ -65,7 +65,14 @@ export const DEFAULTS = Object.freeze({
  */
 export const DPOP_ALGORITHMS = Object.freeze(['ES256', 'EdDSA', 'PS256', 'RS256'] as const);
 
-/** One of {@link DPOP_ALGORITHMS}. */
+/**
+ * One of {@link DPOP_ALGORITHMS}.
+ *
+ * @example
+ * ```ts
+ * const algorithm: DpopAlgorithm = 'ES256';
+ * ```
+ */
 export type DpopAlgorithm = (typeof DPOP_ALGORITHMS)[number];
 
 /**

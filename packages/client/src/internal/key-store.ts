@@ -46,7 +46,14 @@ function factory(): IdbFactory | undefined {
   return (globalThis as { indexedDB?: IdbFactory }).indexedDB ?? undefined;
 }
 
-/** Whether IndexedDB is available here. */
+/**
+ * Whether IndexedDB is available here (a browser page or worker; not Node).
+ *
+ * @example
+ * ```ts
+ * if (hasIndexedDb()) await saveKeyPair(name, keyPair);
+ * ```
+ */
 export function hasIndexedDb(): boolean {
   return factory() !== undefined;
 }

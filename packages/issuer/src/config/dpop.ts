@@ -27,7 +27,14 @@ export interface DpopConfig {
   requireNonce?: boolean;
 }
 
-/** {@link DpopConfig} after defaults and validation. */
+/**
+ * {@link DpopConfig} after defaults and validation (`issuer.config.dpop`).
+ *
+ * @example
+ * ```ts
+ * const { requireNonce }: ResolvedDpopConfig = issuer.config.dpop;
+ * ```
+ */
 export interface ResolvedDpopConfig {
   readonly requireNonce: boolean;
 }

@@ -115,7 +115,14 @@ async function fromOpaque(
   return { sub: token.accountId, scopes: [...token.scopes], act: toAct(extra.act) };
 }
 
-/** What {@link verifyActorToken} needs. */
+/**
+ * What {@link verifyActorToken} needs.
+ *
+ * @example
+ * ```ts
+ * const deps: ActorTokenDeps = { store, verifier: actorVerifier, proofKey: dPoP?.thumbprint };
+ * ```
+ */
 export interface ActorTokenDeps {
   readonly store: Store;
   readonly verifier: Verifier;
