@@ -7,6 +7,7 @@
  */
 
 import { exchangeSubjectToken } from './exchange.js';
+import { type FetchTokenSource, resourceFetch } from './fetch.js';
 import { Context } from './internal/context.js';
 import { type ClientOptions, resolveOptions } from './options.js';
 import { handleSignInCallback, signIn } from './sign-in.js';
@@ -65,6 +66,18 @@ export interface Client {
   getIdTokenClaims(): Promise<IdTokenClaims | undefined>;
   /** Whether a session exists that can still produce access tokens. */
   isAuthenticated(): Promise<boolean>;
+  /**
+   * Call an API: `fetch(input, init)` with the access token of `resource` (or `{ accessToken }`), sent
+   * as `Authorization: DPoP` with a fresh proof when DPoP is on, as `Bearer` otherwise. A `401`
+   * `use_dpop_nonce` challenge is answered once with the API's `DPoP-Nonce`; any other answer is
+   * returned as it is.
+   */
+  fetch(resource: FetchTokenSource, input: string | URL, init?: RequestInit): Promise<Response>;
+  /**
+   * RFC 7638 thumbprint of the client's DPoP public key — the `cnf.jkt` of the tokens bound to it —
+   * or `undefined` when DPoP is off. The key is made (or loaded) on first use.
+   */
+  dpopThumbprint(): Promise<string | undefined>;
 }
 
 /**
@@ -85,6 +98,14 @@ export interface Client {
  * });
  * if (location.pathname === '/callback') await client.handleSignInCallback();
  * else if (!(await client.isAuthenticated())) await client.signIn();
+ * ```
+ *
+ * @example DPoP (sender-constrained tokens)
+ * ```ts
+ * const client = createClient({ ...options, dpop: true });
+ * await client.signIn();
+ * // … after handleSignInCallback(): every token is bound to the client's key
+ * const res = await client.fetch('https://orders.example.com', 'https://orders.example.com/orders');
  * ```
  *
  * @example Node
@@ -115,5 +136,8 @@ export function createClient(options: ClientOptions): Client {
       if (session === undefined) return false;
       return session.refreshToken !== undefined || session.claims.exp * 1000 > ctx.now();
     },
+    fetch: (resource: FetchTokenSource, input: string | URL, init?: RequestInit) =>
+      resourceFetch(ctx, tokens, resource, input, init),
+    dpopThumbprint: async () => ctx.dpopKey?.thumbprint(ctx.client),
   });
 }

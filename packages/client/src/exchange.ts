@@ -9,6 +9,7 @@
  * @module
  */
 import * as oauth from 'oauth4webapi';
+import { withNonceRetry } from './dpop.js';
 import { UnknownResourceError } from './errors.js';
 import type { Context } from './internal/context.js';
 import { guard } from './internal/http.js';
@@ -112,17 +113,21 @@ export async function exchangeSubjectToken(ctx: Context, request: ExchangeReques
   const params = exchangeParameters(ctx, request);
   const as = await ctx.metadata();
   const requestedAt = ctx.now();
-  const response = await guard('token', async () => {
-    const sent = await oauth.genericTokenEndpointRequest(
-      as,
-      ctx.client,
-      ctx.auth,
-      TOKEN_EXCHANGE_GRANT_TYPE,
-      params,
-      ctx.request(as.token_endpoint),
-    );
-    return oauth.processGenericTokenEndpointResponse(as, ctx.client, sent);
-  });
+  // With DPoP on, the proof binds the impersonation token to the client's key (cnf.jkt).
+  const DPoP = await ctx.dpop();
+  const response = await guard('token', () =>
+    withNonceRetry(DPoP, async () => {
+      const sent = await oauth.genericTokenEndpointRequest(
+        as,
+        ctx.client,
+        ctx.auth,
+        TOKEN_EXCHANGE_GRANT_TYPE,
+        params,
+        { ...ctx.request(as.token_endpoint), DPoP },
+      );
+      return oauth.processGenericTokenEndpointResponse(as, ctx.client, sent);
+    }),
+  );
   const expiresIn = typeof response.expires_in === 'number' ? response.expires_in : undefined;
   const issued = response.issued_token_type;
   // response.refresh_token is deliberately not read: it is never kept.

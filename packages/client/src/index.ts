@@ -35,11 +35,16 @@ export {
   UnknownResourceError,
 } from './errors.js';
 export { ACCESS_TOKEN_TYPE, PERSONAL_ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE } from './exchange.js';
+export type { FetchTokenSource } from './fetch.js';
 export {
   type ClientOptions,
   DEFAULTS,
+  DPOP_ALGORITHMS,
+  type DpopAlgorithm,
+  type DpopClientOptions,
   type FetchLike,
   MAX_EXPIRY_LEEWAY,
+  type ResolvedDpopOptions,
   type ResolvedOptions,
   resolveOptions,
 } from './options.js';

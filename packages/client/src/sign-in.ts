@@ -12,6 +12,7 @@
  * @module
  */
 import * as oauth from 'oauth4webapi';
+import { withNonceRetry } from './dpop.js';
 import { ServerResponseError, SignInCallbackError } from './errors.js';
 import type { Context } from './internal/context.js';
 import { currentUrl, isBrowser, navigate } from './internal/env.js';
@@ -108,21 +109,24 @@ export async function handleSignInCallback(
   await ctx.records.takePendingSignIn();
   const as = await ctx.metadata();
   const params = guardCallback(() => oauth.validateAuthResponse(as, ctx.client, callback, pending.state));
-  const response = await guard('token', async () => {
-    const sent = await oauth.authorizationCodeGrantRequest(
-      as,
-      ctx.client,
-      ctx.auth,
-      params,
-      pending.redirectUri,
-      pending.codeVerifier,
-      ctx.request(as.token_endpoint),
-    );
-    return oauth.processAuthorizationCodeResponse(as, ctx.client, sent, {
-      expectedNonce: pending.nonce,
-      requireIdToken: true,
-    });
-  });
+  const DPoP = await ctx.dpop();
+  const response = await guard('token', () =>
+    withNonceRetry(DPoP, async () => {
+      const sent = await oauth.authorizationCodeGrantRequest(
+        as,
+        ctx.client,
+        ctx.auth,
+        params,
+        pending.redirectUri,
+        pending.codeVerifier,
+        { ...ctx.request(as.token_endpoint), DPoP },
+      );
+      return oauth.processAuthorizationCodeResponse(as, ctx.client, sent, {
+        expectedNonce: pending.nonce,
+        requireIdToken: true,
+      });
+    }),
+  );
   const claims = oauth.getValidatedIdTokenClaims(response) as IdTokenClaims | undefined;
   if (claims === undefined || response.id_token === undefined) {
     throw new ServerResponseError('The token endpoint returned no ID token');

@@ -46,6 +46,8 @@ export async function signOut(
   const session = await ctx.records.getSession();
   tokens.reset();
   await ctx.records.clearSession();
+  // The tokens bound to the DPoP key are gone: the next sign-in gets a new key.
+  await ctx.dpopKey?.forget();
   await ctx.records.takePendingSignIn();
   let as: oauth.AuthorizationServer;
   try {

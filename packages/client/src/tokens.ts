@@ -13,6 +13,7 @@
  * @module
  */
 import * as oauth from 'oauth4webapi';
+import { withNonceRetry } from './dpop.js';
 import { NotSignedInError, OAuthResponseError, ServerResponseError, UnknownResourceError } from './errors.js';
 import type { Context } from './internal/context.js';
 import { guard } from './internal/http.js';
@@ -119,15 +120,19 @@ export class TokenManager {
       throw new NotSignedInError('The issuer granted no refresh token at sign-in: sign in again');
     }
     const as = await ctx.metadata();
+    const DPoP = await ctx.dpop();
     let response: oauth.TokenEndpointResponse;
     try {
-      response = await guard('token', async () => {
-        const sent = await oauth.refreshTokenGrantRequest(as, ctx.client, ctx.auth, refreshToken, {
-          ...ctx.request(as.token_endpoint),
-          ...(resource === undefined ? {} : { additionalParameters: { resource } }),
-        });
-        return oauth.processRefreshTokenResponse(as, ctx.client, sent);
-      });
+      response = await guard('token', () =>
+        withNonceRetry(DPoP, async () => {
+          const sent = await oauth.refreshTokenGrantRequest(as, ctx.client, ctx.auth, refreshToken, {
+            ...ctx.request(as.token_endpoint),
+            ...(resource === undefined ? {} : { additionalParameters: { resource } }),
+            DPoP,
+          });
+          return oauth.processRefreshTokenResponse(as, ctx.client, sent);
+        }),
+      );
     } catch (err) {
       if (
         err instanceof OAuthResponseError &&

@@ -13,6 +13,7 @@ describe('docs/client.md', () => {
     ['allowInsecureRequests', String(api.DEFAULTS.allowInsecureRequests)],
     ['timeout', String(api.DEFAULTS.timeout)],
     ['expiryLeeway', String(api.DEFAULTS.expiryLeeway)],
+    ['dpop', 'false'],
   ])('states the default of %s (%s)', (option, value) => {
     expect(row(option), `row for ${option}`).toBeDefined();
     expect(row(option)!.split('|')[2]).toContain(`\`${value}\``);
@@ -33,6 +34,7 @@ describe('docs/client.md', () => {
       'timeout',
       'expiryLeeway',
       'fetch',
+      'dpop',
     ] satisfies (keyof api.ClientOptions)[];
     for (const option of options) expect(row(option), option).toBeDefined();
   });
@@ -62,6 +64,8 @@ describe('docs/client.md', () => {
       'exchangeSubjectToken(',
       'getIdTokenClaims(',
       'isAuthenticated(',
+      'fetch(',
+      'dpopThumbprint(',
     ])
       expect(doc).toContain(`\`${method}`);
   });

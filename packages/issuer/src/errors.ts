@@ -281,6 +281,8 @@ export type TokenExchangeFailureReason =
   | 'actor_token_invalid'
   | 'actor_not_allowed'
   | 'actor_chain_too_deep'
+  | 'actor_token_key_mismatch'
+  | 'dpop_required'
   | 'user_missing'
   | 'user_suspended'
   | 'personal_access_token_unknown'

@@ -27,6 +27,7 @@ export {
   SIGNING_ALGORITHMS,
   type SigningAlgorithm,
 } from './config/defaults.js';
+export { type DpopConfig, type ResolvedDpopConfig, resolveDpopConfig } from './config/dpop.js';
 export {
   type AdminConfig,
   type CustomJwtClaimsConfig,

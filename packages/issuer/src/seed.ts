@@ -233,6 +233,7 @@ export async function seed(deps: SeedDeps, input: unknown): Promise<SeedResult> 
       tokenEndpointAuthMethod: method,
       firstParty: entry.firstParty ?? true,
       tokenExchangeEnabled: entry.tokenExchangeEnabled ?? false,
+      dpopBoundAccessTokens: entry.dpopBoundAccessTokens ?? false,
       customData: entry.customData ?? {},
     };
     if (app === undefined) {

@@ -17,6 +17,7 @@ import { createProvider, toClientMetadata } from './config/provider.js';
 import { type IssuerConfig, type ResolvedConfig, resolveConfig } from './config/schema.js';
 import { type CustomClaims, createCustomClaims } from './customize/claims.js';
 import { type ClaimsRunner, createClaimsRunner } from './customize/runner.js';
+import { loadNonceSecret } from './dpop.js';
 import { ConfigError, ValidationError } from './errors.js';
 import { createFrontHandler } from './front.js';
 import { createFailureLimiter } from './grants/failure-limiter.js';
@@ -160,6 +161,7 @@ async function assemble(
     const admin = await bootstrap(store, config, epoch());
     return { cookieKeys, admin, initialKeys: await loadKeySet(store, config, epoch()) };
   });
+  const dpopNonceSecret = await loadNonceSecret(store);
   const csrfKey = createHmac('sha256', cookieKeys[0]!).update('gatehouse-issuer:csrf').digest();
   if (admin.created)
     log.info(
@@ -202,7 +204,7 @@ async function assemble(
   const adminAuthenticated = markAdminSecretUsed(store, admin, log);
 
   const build = () => {
-    provider = createProvider({ config, store, keys, cookieKeys, log, customClaims });
+    provider = createProvider({ config, store, keys, cookieKeys, dpopNonceSecret, log, customClaims });
     (provider.on as (event: string, listener: typeof adminAuthenticated) => unknown).call(
       provider,
       'grant.success', // a token issued: for the administrator, its secret has been used

@@ -50,6 +50,7 @@ describe('docs/issuer.md', () => {
       value,
     ]),
     ...impersonationDefaults(),
+    ['dpop.requireNonce', DEFAULTS.dpop.requireNonce],
   ];
 
   it.each(flat)('states %s = %s', (setting, value) => {

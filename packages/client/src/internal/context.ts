@@ -6,6 +6,7 @@
  * @module
  */
 import * as oauth from 'oauth4webapi';
+import { DpopKey } from '../dpop.js';
 import { ServerResponseError } from '../errors.js';
 import type { ResolvedOptions } from '../options.js';
 import { guard, type RequestOptions, requestOptions } from './http.js';
@@ -28,10 +29,16 @@ export class Context {
   readonly client: oauth.Client;
   /** Client authentication: HTTP Basic with the secret, or none for a public client. */
   readonly auth: oauth.ClientAuth;
+  /** The DPoP key, when DPoP is on. */
+  readonly dpopKey: DpopKey | undefined;
   #metadata: Promise<oauth.AuthorizationServer> | undefined;
 
   constructor(options: ResolvedOptions) {
     this.options = options;
+    this.dpopKey =
+      options.dpop === undefined
+        ? undefined
+        : new DpopKey(options.dpop, options.keyPrefix, options.storageKind === 'sessionStorage');
     this.records = new Records(options.storage, options.keyPrefix);
     this.client = { client_id: options.clientId };
     this.auth =
@@ -41,6 +48,11 @@ export class Context {
   /** Request options for a request to `target`. */
   request(target: string | URL | undefined): RequestOptions {
     return requestOptions(this.options, target);
+  }
+
+  /** The DPoP handle for this client's requests (`undefined` when DPoP is off). */
+  async dpop(): Promise<oauth.DPoPHandle | undefined> {
+    return this.dpopKey?.handle(this.client);
   }
 
   /** The issuer's metadata (OpenID Connect Discovery), fetched on first use. */

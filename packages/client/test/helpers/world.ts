@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { createIssuer, type Issuer } from '@gatehouse/issuer';
+import { createIssuer, type Issuer, type IssuerConfig } from '@gatehouse/issuer';
 
 export const ORDERS = 'https://orders.example.com';
 export const BILLING = 'https://billing.example.com/api';
@@ -50,8 +50,11 @@ export interface ExtraApp {
   readonly postLogoutRedirectUris?: readonly string[];
 }
 
-/** Start and seed an issuer. */
-export async function startWorld(extraApps: readonly ExtraApp[] = []): Promise<World> {
+/** Start and seed an issuer (`issuerOptions`: extra settings, e.g. `dpop`). */
+export async function startWorld(
+  extraApps: readonly ExtraApp[] = [],
+  issuerOptions: Partial<IssuerConfig> = {},
+): Promise<World> {
   const front: Server = createServer();
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
@@ -60,6 +63,7 @@ export async function startWorld(extraApps: readonly ExtraApp[] = []): Promise<W
     database: ':memory:',
     passwords: { scryptCost: 1024 },
     log: { level: 'warn', destination: new Sink() },
+    ...issuerOptions,
   });
   const seen: SeenRequest[] = [];
   front.on('request', (req, res) => {

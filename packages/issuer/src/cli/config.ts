@@ -51,6 +51,7 @@ export const ENVIRONMENT: ReadonlyArray<
   ['GATEHOUSE_KEY_ALGORITHM', 'keys.algorithm', 'string'],
   ['GATEHOUSE_ADMIN_CLIENT_ID', 'admin.clientId', 'string'],
   ['GATEHOUSE_ADMIN_CLIENT_SECRET', 'admin.clientSecret', 'string'],
+  ['GATEHOUSE_DPOP_REQUIRE_NONCE', 'dpop.requireNonce', 'boolean'],
 ] as const);
 
 /** Settings a config file may contain: every option but those only code can pass. */

@@ -151,6 +151,24 @@ export const DEFAULTS = Object.freeze({
      */
     retryAfter: 1,
   }),
+  dpop: Object.freeze({
+    /**
+     * Whether every DPoP proof at the token endpoint must carry a server nonce (RFC 9449 §8). Off: a
+     * proof's `iat` must be within 5 minutes and its `jti` is remembered for that long. On: the first
+     * request of a client gets `400 use_dpop_nonce` with a `DPoP-Nonce` header, and it retries once.
+     */
+    requireNonce: false,
+    /**
+     * Proof algorithms the token endpoint accepts (`dpop_signing_alg_values_supported`): ES256 (what
+     * `@gatehouse/client` and most clients use), Ed25519/EdDSA, and RSA-PSS/RSA for older clients.
+     */
+    signingAlgorithms: Object.freeze(['ES256', 'Ed25519', 'EdDSA', 'PS256', 'RS256'] as const),
+    /**
+     * Setting (in the store's `settings`) holding the nonce secret: 32 random bytes generated on the
+     * first start and shared by every instance on the database, so a nonce from one is good at another.
+     */
+    nonceSecretSetting: 'dpop.nonce_secret',
+  }),
   management: Object.freeze({
     /** Default page size of list endpoints. */
     pageSize: 20,

@@ -57,6 +57,7 @@ export const OPTION_TREE: OptionTree = Object.freeze({
   admin: leaves('clientId', 'clientSecret'),
   subjectTokens: leaves('ttl'),
   tokenExchange: leaves('maxFailures', 'failureWindow'),
+  dpop: leaves('requireNonce'),
   customJwtClaims: leaves(
     'module',
     'environmentVariables',

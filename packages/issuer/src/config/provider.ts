@@ -21,6 +21,7 @@ import Provider, {
 } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { CustomClaims } from '../customize/claims.js';
+import { installDpop } from '../dpop.js';
 import { CustomClaimsError } from '../errors.js';
 import { getExchangeState } from '../grants/exchange-state.js';
 import { defaultResource, resourceServerInfo } from '../grants/resources.js';
@@ -31,7 +32,7 @@ import { verifySecret } from '../internal/secrets.js';
 import type { KeySet } from '../keys.js';
 import { createAdapter } from '../storage/adapter.js';
 import type { ApplicationRecord, Store } from '../storage/store.js';
-import { OIDC_SCOPES } from './defaults.js';
+import { DEFAULTS, OIDC_SCOPES } from './defaults.js';
 import type { ResolvedConfig } from './schema.js';
 
 /** Claims released per OpenID scope. */
@@ -67,6 +68,8 @@ export function toClientMetadata(app: ApplicationRecord, alg: string): ClientMet
     post_logout_redirect_uris: interactive ? [...app.postLogoutRedirectUris] : [],
     token_endpoint_auth_method: app.tokenEndpointAuthMethod,
     id_token_signed_response_alg: alg as ClientMetadata['id_token_signed_response_alg'],
+    // RFC 9449 §5.2: token requests without a DPoP proof are refused (invalid_request, see dpop.ts).
+    dpop_bound_access_tokens: app.dpopBoundAccessTokens,
   };
   if (app.tokenEndpointAuthMethod !== 'none') metadata.client_secret = app.secretHash ?? '';
   return metadata;
@@ -78,6 +81,8 @@ export interface ProviderDeps {
   readonly store: Store;
   readonly keys: KeySet;
   readonly cookieKeys: readonly string[];
+  /** The DPoP nonce secret shared by every instance (32 bytes, see `dpop.ts`). */
+  readonly dpopNonceSecret: Buffer;
   readonly log: Logger;
   /** `getCustomJwtClaims`, when configured. */
   readonly customClaims?: CustomClaims | undefined;
@@ -137,6 +142,7 @@ export function buildConfiguration(deps: ProviderDeps): Configuration {
       authorizationSigningAlgValues: [alg],
       clientAuthSigningAlgValues: [],
       requestObjectSigningAlgValues: [],
+      dPoPSigningAlgValues: [...DEFAULTS.dpop.signingAlgorithms],
     } as Configuration['enabledJWA'],
     allowOmittingSingleRegisteredRedirectUri: false,
     pkce: { required: () => true },
@@ -151,6 +157,13 @@ export function buildConfiguration(deps: ProviderDeps): Configuration {
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
+      // RFC 9449, always on: a valid proof binds the tokens to its key (see dpop.ts).
+      dPoP: {
+        enabled: true,
+        nonceSecret: deps.dpopNonceSecret,
+        requireNonce: () => config.dpop.requireNonce,
+        allowReplay: false,
+      },
       introspection: {
         enabled: true,
         allowedPolicy: async (_ctx, client, token) =>
@@ -242,13 +255,14 @@ interface OAuthErrorLike {
  *
  * @example
  * ```ts
- * const provider = createProvider({ config, store, keys, cookieKeys, log });
+ * const provider = createProvider({ config, store, keys, cookieKeys, dpopNonceSecret, log });
  * http.createServer(provider.callback());
  * ```
  */
 export function createProvider(deps: ProviderDeps): Provider {
   const provider = new Provider(deps.config.issuer, buildConfiguration(deps));
   provider.proxy = deps.config.trustProxy;
+  installDpop(provider, deps.store);
   // Secrets are stored as SHA-256 digests: compare the digest of the presented secret (catalogue B49, B50).
   provider.Client.prototype.compareClientSecret = async function compareClientSecret(
     this: { clientSecret?: string },

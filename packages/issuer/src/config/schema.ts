@@ -16,6 +16,7 @@ import {
   MAX_SUBJECT_TOKEN_TTL,
   SIGNING_ALGORITHMS,
 } from './defaults.js';
+import { resolveDpopConfig } from './dpop.js';
 import { checkOptionNames, OPTION_TREE } from './keys.js';
 import type { CustomJwtClaimsConfig, IssuerConfig, ResolvedConfig } from './types.js';
 
@@ -319,5 +320,6 @@ export function resolveConfig(config: IssuerConfig): ResolvedConfig {
     tokenExchange,
     customJwtClaims,
     cookieKeys,
+    dpop: resolveDpopConfig(config.dpop),
   });
 }

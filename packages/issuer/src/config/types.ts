@@ -7,6 +7,7 @@
 import type { DestinationStream, Logger } from 'pino';
 import type { Store } from '../storage/store.js';
 import type { CustomClaimsOnError, LogLevel, SigningAlgorithm } from './defaults.js';
+import type { DpopConfig, ResolvedDpopConfig } from './dpop.js';
 
 /**
  * Signing-key settings.
@@ -231,6 +232,8 @@ export interface IssuerConfig {
   customJwtClaims?: CustomJwtClaimsConfig;
   /** Keys signing the sign-in cookies (each ≥ 32 characters). Default: generated once and stored. */
   cookieKeys?: readonly string[];
+  /** DPoP (RFC 9449) at the token endpoint: always on; whether proofs need a server nonce. */
+  dpop?: DpopConfig;
 }
 
 /**
@@ -272,4 +275,5 @@ export interface ResolvedConfig {
   /** With `module` made absolute. */
   readonly customJwtClaims: Readonly<Required<CustomJwtClaimsConfig>> | undefined;
   readonly cookieKeys: readonly string[] | undefined;
+  readonly dpop: ResolvedDpopConfig;
 }

@@ -13,6 +13,12 @@
  * from another issuer or signed by another key fails the issuer or signature check (B19). If the
  * verified token carries `act`, the new chain nests it.
  *
+ * Sender-constrained actor tokens (catalogue D26): an opaque actor token bound to a DPoP key
+ * (`cnf.jkt`, from a sign-in with DPoP) is honoured only when the exchange itself carries a valid
+ * DPoP proof made with that same key, so a stolen actor token is useless without its key. JWT actor
+ * tokens bound to a key, and certificate-bound ones, are refused: send the OpenID Connect access token
+ * of the sign-in instead.
+ *
  * @module
  */
 import { type AuthInfo, isAuthError, MAX_ACTOR_DEPTH, parseActor, type Verifier } from '@gatehouse/core';
@@ -48,6 +54,9 @@ function describe(reason: string): string {
     case 'expired':
     case 'not_yet_valid':
       return 'the actor token has expired or is not yet valid';
+    case 'bound_token':
+    case 'certificate':
+      return 'sender-constrained JWT actor tokens are not accepted: send the OpenID Connect access token of the sign-in';
     default:
       return 'the actor token is not a valid access token';
   }
@@ -82,12 +91,21 @@ async function fromJwt(
 async function fromOpaque(
   ctx: KoaContextWithOIDC,
   value: string,
+  proofKey: string | undefined,
 ): Promise<{ sub: string; scopes: readonly string[]; act: ActClaim | undefined }> {
   const { provider } = ctx.oidc;
   const token = await provider.AccessToken.find(value);
   if (token === undefined || token.isExpired) throw invalid('the actor token is unknown, expired or revoked');
   if (token.aud !== undefined) throw invalid('the actor token was issued for another audience');
-  if (token.isSenderConstrained()) throw invalid('sender-constrained actor tokens are not supported');
+  if (token['x5t#S256'] !== undefined) throw invalid('certificate-bound actor tokens are not supported');
+  if (token.jkt !== undefined && token.jkt !== proofKey) {
+    throw new TokenExchangeError(
+      'actor_token_key_mismatch',
+      proofKey === undefined
+        ? 'the actor token is bound to a DPoP key: send a DPoP proof made with that key'
+        : 'the actor token is bound to another DPoP key than the proof of this request',
+    );
+  }
   if (typeof token.accountId !== 'string' || token.accountId.length === 0)
     throw invalid('the actor token was not issued to a user');
   const grant = token.grantId === undefined ? undefined : await provider.Grant.find(token.grantId);
@@ -98,20 +116,37 @@ async function fromOpaque(
 }
 
 /**
+ * What {@link verifyActorToken} needs.
+ *
+ * @example
+ * ```ts
+ * const deps: ActorTokenDeps = { store, verifier: actorVerifier, proofKey: dPoP?.thumbprint };
+ * ```
+ */
+export interface ActorTokenDeps {
+  readonly store: Store;
+  readonly verifier: Verifier;
+  /** RFC 7638 thumbprint of the key of the exchange's verified DPoP proof, if it had one. */
+  readonly proofKey?: string | undefined;
+}
+
+/**
  * Verify an actor token and resolve the acting user.
  *
  * @example
  * ```ts
- * const actor = await verifyActorToken(ctx, params.actor_token, { store, verifier });
+ * const actor = await verifyActorToken(ctx, params.actor_token, { store, verifier, proofKey: dPoP?.thumbprint });
  * const act = { sub: actor.userId, ...(actor.act ? { act: actor.act } : {}) };
  * ```
  */
 export async function verifyActorToken(
   ctx: KoaContextWithOIDC,
   value: string,
-  deps: { readonly store: Store; readonly verifier: Verifier },
+  deps: ActorTokenDeps,
 ): Promise<VerifiedActor> {
-  const token = JWT_SHAPE.test(value) ? await fromJwt(value, deps.verifier) : await fromOpaque(ctx, value);
+  const token = JWT_SHAPE.test(value)
+    ? await fromJwt(value, deps.verifier)
+    : await fromOpaque(ctx, value, deps.proofKey);
   // Whole scope entries only: "openidx" or "notopenid" never count (B17).
   if (!token.scopes.includes('openid')) throw invalid('the actor token does not carry the openid scope');
   const user = await deps.store.users.get(token.sub);

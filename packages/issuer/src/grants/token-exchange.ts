@@ -7,7 +7,10 @@
  * `client_id`; `401 invalid_client`), checks that the client may use the grant (`unauthorized_client`)
  * and refuses repeated parameters (`invalid_request`). Then: the failure limit (429), the parameters
  * (`invalid_request`), the resource (`invalid_target`) and the actor token (`invalid_request`) — none
- * of which touches the subject token. Then the subject token is consumed, and every later failure
+ * of which touches the subject token. The DPoP proof, when sent, is checked with the parameters
+ * (`invalid_dpop_proof`, `use_dpop_nonce`; a replayed proof and a missing one from an application
+ * that requires DPoP get `invalid_request`): the issued token is then bound to its key (`cnf.jkt`,
+ * `token_type: DPoP`), and a DPoP-bound actor token must match that key. Then the subject token is consumed, and every later failure
  * (application or actor binding, user state, scopes) still burns it. Scopes granted are the requested ones that the user's roles grant for the
  * resource (and, for a PAT, that the PAT allows); an empty request grants none. The answer never holds
  * a refresh token, and `act` appears only when an actor token was verified.
@@ -18,6 +21,7 @@
  */
 import type { KoaContextWithOIDC, Provider } from 'oidc-provider';
 import { errors } from 'oidc-provider';
+import { tokenRequestProof } from '../dpop.js';
 import {
   TokenExchangeError,
   type TokenExchangeFailureReason,
@@ -187,6 +191,9 @@ async function exchange(ctx: KoaContextWithOIDC, context: GrantContext, attempt:
   const resource = await resolveResource(context, required(params, 'resource'));
   attempt.details.resource = resource.indicator;
   attempt.details.subjectTokenType = subjectType;
+  const dPoP = await tokenRequestProof(ctx);
+  if (dPoP === undefined && client.dpopBoundAccessTokens === true)
+    throw new TokenExchangeError('dpop_required', 'DPoP proof JWT not provided');
   const onUnknown = () => context.limiter.fail(key, now);
   // The actor is verified before the subject token is consumed, so even a refused replay names who tried.
   let act: ActClaim | undefined;
@@ -194,6 +201,7 @@ async function exchange(ctx: KoaContextWithOIDC, context: GrantContext, attempt:
     const actor = await verifyActorToken(ctx, params.actor_token, {
       store: context.store,
       verifier: context.actorVerifier(),
+      proofKey: dPoP?.thumbprint,
     });
     attempt.actorId = actor.userId;
     act = actor.act === undefined ? { sub: actor.userId } : { sub: actor.userId, act: actor.act };
@@ -254,6 +262,7 @@ async function exchange(ctx: KoaContextWithOIDC, context: GrantContext, attempt:
     resourceServer,
     gty: TOKEN_EXCHANGE_GRANT_TYPE,
   } as ConstructorParameters<Provider['AccessToken']>[0]);
+  if (dPoP !== undefined) token.setThumbprint('jkt', dPoP.thumbprint);
   setExchangeState(ctx, {
     subjectTokenType: subjectType,
     act,
@@ -262,10 +271,11 @@ async function exchange(ctx: KoaContextWithOIDC, context: GrantContext, attempt:
   const value = await token.save();
   attempt.details.scope = granted.join(' ');
   attempt.details.jti = token.jti;
+  attempt.details.tokenType = token.tokenType;
   ctx.body = {
     access_token: value,
     issued_token_type: TOKEN_TYPES.accessToken,
-    token_type: 'Bearer',
+    token_type: token.tokenType,
     expires_in: token.expiration,
     scope: granted.join(' '),
   };

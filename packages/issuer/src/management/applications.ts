@@ -29,6 +29,7 @@ export function presentApplication(app: ApplicationRecord) {
     tokenEndpointAuthMethod: app.tokenEndpointAuthMethod,
     firstParty: app.firstParty,
     tokenExchangeEnabled: app.tokenExchangeEnabled,
+    dpopBoundAccessTokens: app.dpopBoundAccessTokens,
     customData: app.customData,
     secretUpdatedAt: isoOrNull(app.secretUpdatedAt),
     createdAt: iso(app.createdAt),
@@ -122,6 +123,7 @@ export function applicationRoutes(deps: ManagementDeps): RouteDef[] {
           tokenEndpointAuthMethod: method,
           firstParty: body.firstParty,
           tokenExchangeEnabled: body.tokenExchangeEnabled,
+          dpopBoundAccessTokens: body.dpopBoundAccessTokens,
           customData: body.customData,
         };
         const now = deps.now();
@@ -129,6 +131,7 @@ export function applicationRoutes(deps: ManagementDeps): RouteDef[] {
           ...draft,
           firstParty: draft.firstParty ?? true,
           tokenExchangeEnabled: draft.tokenExchangeEnabled ?? false,
+          dpopBoundAccessTokens: draft.dpopBoundAccessTokens ?? false,
           customData: draft.customData ?? {},
           secretUpdatedAt: now,
           createdAt: now,

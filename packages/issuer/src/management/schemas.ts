@@ -155,6 +155,7 @@ export function buildSeedSchema(config: Pick<ResolvedConfig, 'passwords'>) {
           tokenEndpointAuthMethod: z.enum(['client_secret_basic', 'client_secret_post']).optional(),
           firstParty: z.boolean().optional(),
           tokenExchangeEnabled: z.boolean().optional(),
+          dpopBoundAccessTokens: z.boolean().optional(),
           customData: customData.optional(),
           roles: z.array(name).optional(),
         }),
@@ -221,6 +222,7 @@ export function buildSchemas(config: Pick<ResolvedConfig, 'passwords'>) {
       tokenEndpointAuthMethod: z.enum(['client_secret_basic', 'client_secret_post', 'none']),
       firstParty: z.boolean(),
       tokenExchangeEnabled: z.boolean(),
+      dpopBoundAccessTokens: z.boolean(),
       customData: z.record(z.string(), z.unknown()),
       secretUpdatedAt: isoTime.nullable(),
       createdAt: isoTime,
@@ -244,6 +246,13 @@ export function buildSchemas(config: Pick<ResolvedConfig, 'passwords'>) {
       tokenEndpointAuthMethod: authMethod.optional(),
       firstParty: z.boolean().optional(),
       tokenExchangeEnabled: z.boolean().optional(),
+      dpopBoundAccessTokens: z
+        .boolean()
+        .meta({
+          description:
+            'Token requests must carry a DPoP proof (RFC 9449 §5.2 dpop_bound_access_tokens); without one they get invalid_request. Default false.',
+        })
+        .optional(),
       customData: customData.optional(),
     })
     .register(requests, { id: 'CreateApplication' });
@@ -255,6 +264,13 @@ export function buildSchemas(config: Pick<ResolvedConfig, 'passwords'>) {
       tokenEndpointAuthMethod: authMethod.optional(),
       firstParty: z.boolean().optional(),
       tokenExchangeEnabled: z.boolean().optional(),
+      dpopBoundAccessTokens: z
+        .boolean()
+        .meta({
+          description:
+            'Token requests must carry a DPoP proof (RFC 9449 §5.2 dpop_bound_access_tokens); without one they get invalid_request. Default false.',
+        })
+        .optional(),
       customData: customData.optional(),
     })
     .refine((value) => Object.keys(value).length > 0, 'at least one field is required')

@@ -460,8 +460,9 @@ class PostgresStore implements Store {
         toApplication(
           (await this.#one(
             `INSERT INTO applications (id, name, type, redirect_uris, post_logout_redirect_uris, secret_hash, token_endpoint_auth_method,
-               first_party, token_exchange_enabled, custom_data, secret_updated_at, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING *`,
+               first_party, token_exchange_enabled, custom_data, secret_updated_at, created_at, updated_at,
+               dpop_bound_access_tokens)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13) RETURNING *`,
             [
               app.id,
               app.name,
@@ -475,6 +476,7 @@ class PostgresStore implements Store {
               json(app.customData ?? {}),
               app.secretHash === null ? null : now,
               now,
+              app.dpopBoundAccessTokens === true,
             ],
           ))!,
         ),
@@ -504,6 +506,7 @@ class PostgresStore implements Store {
             token_endpoint_auth_method: patch.tokenEndpointAuthMethod,
             first_party: patch.firstParty,
             token_exchange_enabled: patch.tokenExchangeEnabled,
+            dpop_bound_access_tokens: patch.dpopBoundAccessTokens,
             custom_data: patch.customData === undefined ? undefined : json(patch.customData),
           },
           now,

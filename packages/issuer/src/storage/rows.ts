@@ -60,6 +60,7 @@ export function toApplication(row: Row): ApplicationRecord {
     tokenEndpointAuthMethod: String(row.token_endpoint_auth_method) as ClientAuthMethod,
     firstParty: bool(row.first_party),
     tokenExchangeEnabled: bool(row.token_exchange_enabled),
+    dpopBoundAccessTokens: bool(row.dpop_bound_access_tokens),
     customData: parse(row.custom_data),
     secretUpdatedAt: numOrNull(row.secret_updated_at),
     createdAt: num(row.created_at),

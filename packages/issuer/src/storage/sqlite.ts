@@ -304,8 +304,9 @@ class SqliteStore implements Store {
       create: async (app: NewApplication, now: number) => {
         this.#run(
           `INSERT INTO applications (id, name, type, redirect_uris, post_logout_redirect_uris, secret_hash, token_endpoint_auth_method,
-             first_party, token_exchange_enabled, custom_data, secret_updated_at, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             first_party, token_exchange_enabled, custom_data, secret_updated_at, created_at, updated_at,
+             dpop_bound_access_tokens)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           app.id,
           app.name,
           app.type,
@@ -319,6 +320,7 @@ class SqliteStore implements Store {
           app.secretHash === null ? null : now,
           now,
           now,
+          app.dpopBoundAccessTokens === true ? 1 : 0,
         );
         return toApplication(this.#get('SELECT * FROM applications WHERE id = ?', app.id)!);
       },
@@ -346,6 +348,8 @@ class SqliteStore implements Store {
             first_party: patch.firstParty === undefined ? undefined : patch.firstParty ? 1 : 0,
             token_exchange_enabled:
               patch.tokenExchangeEnabled === undefined ? undefined : patch.tokenExchangeEnabled ? 1 : 0,
+            dpop_bound_access_tokens:
+              patch.dpopBoundAccessTokens === undefined ? undefined : patch.dpopBoundAccessTokens ? 1 : 0,
             custom_data: patch.customData === undefined ? undefined : json(patch.customData),
           },
           now,

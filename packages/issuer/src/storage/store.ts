@@ -81,6 +81,8 @@ export interface ApplicationRecord {
   readonly firstParty: boolean;
   /** Whether the application may use RFC 8693 token exchange (off by default). */
   readonly tokenExchangeEnabled: boolean;
+  /** Whether its token requests must carry a DPoP proof (RFC 9449 §5.2; off by default). */
+  readonly dpopBoundAccessTokens: boolean;
   readonly customData: Readonly<Record<string, unknown>>;
   readonly secretUpdatedAt: number | null;
   readonly createdAt: number;
@@ -98,6 +100,7 @@ export interface NewApplication {
   readonly tokenEndpointAuthMethod: ClientAuthMethod;
   readonly firstParty?: boolean | undefined;
   readonly tokenExchangeEnabled?: boolean | undefined;
+  readonly dpopBoundAccessTokens?: boolean | undefined;
   readonly customData?: Readonly<Record<string, unknown>> | undefined;
 }
 
@@ -110,6 +113,7 @@ export interface ApplicationPatch {
   readonly tokenEndpointAuthMethod?: ClientAuthMethod | undefined;
   readonly firstParty?: boolean | undefined;
   readonly tokenExchangeEnabled?: boolean | undefined;
+  readonly dpopBoundAccessTokens?: boolean | undefined;
   readonly customData?: Readonly<Record<string, unknown>> | undefined;
 }
 

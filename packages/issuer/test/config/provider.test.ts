@@ -22,6 +22,7 @@ describe.each(DRIVERS)('%s', (driver) => {
     tokenEndpointAuthMethod: 'client_secret_basic',
     firstParty: true,
     tokenExchangeEnabled: false,
+    dpopBoundAccessTokens: false,
     customData: {},
     secretUpdatedAt: 0,
     createdAt: 0,

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { createVerifier } from '@gatehouse/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/internal/secrets.js';
+import { MIGRATIONS } from '../../src/storage/migrations/index.js';
 import { openStore } from '../../src/storage/open.js';
 import type { Store } from '../../src/storage/store.js';
 import { Agent, authorizeUrl, codeOf, pkce, signIn, tokenRequest } from '../helpers/agent.js';
@@ -96,7 +97,9 @@ beforeAll(async () => {
   if (first.status === 'fulfilled') a = first.value;
   if (second.status === 'fulfilled') b = second.value;
   for (const outcome of [migrated, first, second]) if (outcome.status === 'rejected') throw outcome.reason;
-  expect(JSON.parse((migrated as PromiseFulfilledResult<string>).value).current).toBe('0003_multi_node');
+  expect(JSON.parse((migrated as PromiseFulfilledResult<string>).value).current).toBe(
+    MIGRATIONS.at(-1)!.version,
+  );
   // `seed` is a process of its own too, as an operator would run it.
   writeFileSync(
     join(dir, 'seed.json'),
