@@ -5,11 +5,13 @@
  * 1. The engineer signs in (authorization code + PKCE; the sign-in form is posted by the script).
  * 2. The console asks the integrator's backend to impersonate the customer (userId, reason, ticketId).
  * 3. The backend gets a subject token from the Management API (with its cached M2M token).
- * 4. The console exchanges it (RFC 8693), with the engineer's own token as actor token.
- * 5. The console calls the orders API; its audit line shows sub = customer, act.sub = engineer.
- * 6. A second exchange of the same subject token is refused.
- * 7. The impersonation token at a resource it was not issued for is refused.
- * 8. The issuer's audit trail lists what happened.
+ * 4. The console exchanges it (RFC 8693), with the engineer's own token as actor token and a DPoP
+ *    proof (RFC 9449): the impersonation token is bound to the console's key.
+ * 5. The console calls the orders API (DPoP); its audit line shows sub = customer, act.sub = engineer.
+ * 6. A stolen copy of the impersonation token is refused: as a Bearer token, and with a thief's key.
+ * 7. A second exchange of the same subject token is refused.
+ * 8. The impersonation token at a resource it was not issued for is refused.
+ * 9. The issuer's audit trail lists what happened.
  *
  * Each step reports what happened and whether it is what Gatehouse promises; `run.ts` prints the
  * steps, the test asserts them. Nothing here ever reports a token, a code or a secret.
@@ -39,6 +41,10 @@ export interface FlowFacts {
   backendEvents?: readonly LogLine[];
   exchanged?: { sub: unknown; act: unknown; aud: unknown; scope: unknown; expiresIn: number };
   orders?: { status: number; audit: readonly LogLine[] };
+  /** The impersonation token's `cnf.jkt`, and the console key's thumbprint. */
+  binding?: { jkt: unknown; thumbprint: string | undefined; tokenType: string | undefined };
+  /** A stolen copy: sent as Bearer, and with a thief's own DPoP key. */
+  stolen?: { asBearer: { status: number; error?: string }; withOtherKey: { status: number; error?: string } };
   replay?: { error?: string | undefined; description?: string | undefined };
   wrongResource?: { status: number; challenge: string | null };
   auditTrail?: readonly string[];
@@ -92,6 +98,7 @@ export async function runFlow(world: World, onStep: (step: Step) => void = () =>
     redirectUri: world.redirectUri,
     resources: [world.resources.orders, world.resources.backend],
     scopes: [SCOPES.impersonate, SCOPES.read],
+    dpop: true, // every token the console gets is bound to its own non-extractable key
   });
   const { engineer, customer } = { engineer: PEOPLE.engineer, customer: PEOPLE.customer };
 
@@ -173,23 +180,27 @@ export async function runFlow(world: World, onStep: (step: Step) => void = () =>
       expiresIn: exchanged.expiresIn ?? 0,
     };
     const act = claims.act as { sub?: unknown } | undefined;
+    const jkt = (claims.cnf as { jkt?: unknown } | undefined)?.jkt;
+    const thumbprint = await client.dpopThumbprint();
+    facts.binding = { jkt, thumbprint, tokenType: exchanged.tokenType };
     record(
       current,
-      `sub = ${customer.username}, act.sub = ${engineer.username}`,
-      claims.sub === world.users.customer && act?.sub === world.users.engineer,
+      `sub = ${customer.username}, act.sub = ${engineer.username}, bound to the console's DPoP key`,
+      claims.sub === world.users.customer &&
+        act?.sub === world.users.engineer &&
+        jkt !== undefined &&
+        jkt === thumbprint,
       [
-        `POST ${world.urls.oidc}/token  grant_type=urn:ietf:params:oauth:grant-type:token-exchange`,
+        `POST ${world.urls.oidc}/token  grant_type=urn:ietf:params:oauth:grant-type:token-exchange  DPoP: <proof signed by the console's key>`,
         `     subject_token=<the subject token>  actor_token=<${engineer.username}'s OpenID access token>  resource=${world.resources.orders}  scope=${SCOPES.read}`,
-        `→ 200 access token: sub ${who(claims.sub)}, act.sub ${who(act?.sub)}, aud ${String(claims.aud)}, scope "${String(claims.scope)}", ${exchanged.expiresIn} s, no refresh token`,
+        `→ 200 ${exchanged.tokenType} access token: sub ${who(claims.sub)}, act.sub ${who(act?.sub)}, aud ${String(claims.aud)}, scope "${String(claims.scope)}", cnf.jkt ${String(jkt)}, ${exchanged.expiresIn} s, no refresh token`,
       ],
     );
 
     // 5. Call the orders API as the customer.
     current = `The console calls the orders API as ${customer.username}`;
     const auditBefore = world.lines.api.length;
-    const orders = await fetch(`${world.urls.api}/orders`, {
-      headers: { authorization: `Bearer ${exchanged.accessToken}` },
-    });
+    const orders = await client.fetch({ accessToken: exchanged.accessToken }, `${world.urls.api}/orders`);
     const ordersBody = await orders.json();
     const audit = world.lines.api.slice(auditBefore);
     facts.orders = { status: orders.status, audit };
@@ -199,7 +210,7 @@ export async function runFlow(world: World, onStep: (step: Step) => void = () =>
       `200, and an audit line with sub = ${customer.username}, act.sub = ${engineer.username}`,
       orders.status === 200 && line?.subject === world.users.customer && line?.actor === world.users.engineer,
       [
-        `GET  ${world.urls.api}/orders  Authorization: Bearer <the impersonation token>`,
+        `GET  ${world.urls.api}/orders  Authorization: DPoP <the impersonation token>  DPoP: <a fresh proof>`,
         `→ ${orders.status} ${JSON.stringify(ordersBody)}`,
         line === undefined
           ? 'no audit line was written'
@@ -207,7 +218,42 @@ export async function runFlow(world: World, onStep: (step: Step) => void = () =>
       ],
     );
 
-    // 6. The same subject token again.
+    // 6. Someone copies the impersonation token out of a log or a browser extension.
+    current = 'A stolen copy of the impersonation token is used';
+    const asBearer = await fetch(`${world.urls.api}/orders`, {
+      headers: { authorization: `Bearer ${exchanged.accessToken}` },
+    });
+    const thief = createClient({
+      endpoint: world.urls.issuer,
+      allowInsecureRequests: true,
+      clientId: world.consoleClientId,
+      redirectUri: world.redirectUri,
+      resources: [world.resources.orders],
+      scopes: [SCOPES.read],
+      dpop: true, // the thief's own key: it can sign proofs, but not with the console's key
+    });
+    const withOtherKey = await thief.fetch(
+      { accessToken: exchanged.accessToken },
+      `${world.urls.api}/orders`,
+    );
+    const errorOf = async (res: Response) => ((await res.json()) as { error?: string }).error;
+    facts.stolen = {
+      asBearer: { status: asBearer.status, error: await errorOf(asBearer) },
+      withOtherKey: { status: withOtherKey.status, error: await errorOf(withOtherKey) },
+    };
+    record(
+      current,
+      'refused both ways: it only works with a proof from the console’s key',
+      asBearer.status === 401 && withOtherKey.status === 401,
+      [
+        `GET  ${world.urls.api}/orders  Authorization: Bearer <the stolen token>`,
+        `→ ${asBearer.status} ${facts.stolen.asBearer.error ?? ''}: the token is DPoP-bound and cannot be used as a bearer token`,
+        `GET  ${world.urls.api}/orders  Authorization: DPoP <the stolen token>  DPoP: <a proof from the thief's own key>`,
+        `→ ${withOtherKey.status} ${facts.stolen.withOtherKey.error ?? ''}: the proof key is not the key the token is bound to`,
+      ],
+    );
+
+    // 7. The same subject token again.
     current = 'The same subject token is exchanged a second time';
     let replay: { error?: string; description?: string; status?: number } = {};
     try {
@@ -229,13 +275,17 @@ export async function runFlow(world: World, onStep: (step: Step) => void = () =>
         : `→ ${replay.status ?? 400} ${replay.error}: ${replay.description ?? ''}`,
     ]);
 
-    // 7. The impersonation token where it does not belong.
+    // 8. The impersonation token where it does not belong.
     current = 'The impersonation token is sent to a resource it was not issued for';
-    const elsewhere = await fetch(`${world.urls.backend}/impersonations`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${exchanged.accessToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify(request),
-    });
+    const elsewhere = await client.fetch(
+      { accessToken: exchanged.accessToken },
+      `${world.urls.backend}/impersonations`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(request),
+      },
+    );
     const elsewhereBody = (await elsewhere.json()) as { error?: string; error_description?: string };
     const challenge = elsewhere.headers.get('www-authenticate');
     facts.wrongResource = { status: elsewhere.status, challenge };
@@ -244,12 +294,12 @@ export async function runFlow(world: World, onStep: (step: Step) => void = () =>
       'refused: its audience is the orders API only',
       elsewhere.status === 401 && (challenge ?? '').includes('error="invalid_token"'),
       [
-        `POST ${world.urls.backend}/impersonations  Authorization: Bearer <the impersonation token, aud ${world.resources.orders}>`,
+        `POST ${world.urls.backend}/impersonations  Authorization: DPoP <the impersonation token, aud ${world.resources.orders}>`,
         `→ ${elsewhere.status} ${elsewhereBody.error ?? ''}: ${elsewhereBody.error_description ?? ''}`,
       ],
     );
 
-    // 8. The issuer's audit trail.
+    // 9. The issuer's audit trail.
     current = 'The issuer’s audit trail records who did what';
     const trail = await auditTrail(world);
     facts.auditTrail = trail.map((event) => event.type);
@@ -282,7 +332,7 @@ export async function runFlow(world: World, onStep: (step: Step) => void = () =>
         : String(err);
     record(current, 'no error', false, [`failed: ${message}`]);
   }
-  return { steps, facts, ok: steps.length === 8 && steps.every((step) => step.ok) };
+  return { steps, facts, ok: steps.length === 9 && steps.every((step) => step.ok) };
 }
 
 interface AuditEvent {

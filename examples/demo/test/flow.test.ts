@@ -36,13 +36,14 @@ afterAll(async () => {
 });
 
 describe('the demo flow', () => {
-  it('behaves as promised at every one of its 8 steps', () => {
+  it('behaves as promised at every one of its 9 steps', () => {
     expect(result.steps.map((step) => [step.title, step.ok])).toEqual([
       ['sam, a support engineer, signs in to the support console', true],
       ['The console asks the support backend to impersonate alice', true],
       ['The backend gets a subject token from the Management API', true],
       ['The console exchanges the subject token, with the engineer’s token as actor token', true],
       ['The console calls the orders API as alice', true],
+      ['A stolen copy of the impersonation token is used', true],
       ['The same subject token is exchanged a second time', true],
       ['The impersonation token is sent to a resource it was not issued for', true],
       ['The issuer’s audit trail records who did what', true],
@@ -71,6 +72,17 @@ describe('the demo flow', () => {
       aud: world.resources.orders,
       scope: 'read:orders',
       expiresIn: 3600,
+    });
+  });
+
+  it("binds the impersonation token to the console's DPoP key, and a stolen copy is refused both ways", () => {
+    const { binding, stolen } = result.facts;
+    expect(binding!.tokenType).toBe('DPoP');
+    expect(binding!.jkt).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(binding!.jkt).toBe(binding!.thumbprint);
+    expect(stolen).toEqual({
+      asBearer: { status: 401, error: 'invalid_token' },
+      withOtherKey: { status: 401, error: 'invalid_token' },
     });
   });
 

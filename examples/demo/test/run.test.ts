@@ -37,7 +37,7 @@ describe('./dev demo (src/run.ts)', () => {
   it('with --once runs the flow, prints every step, exits 0 and deletes its data', async () => {
     const { output, exited } = demo(['--once']);
     expect(await exited).toBe(0);
-    expect(output.stdout).toContain('All 8 steps behaved as promised.');
+    expect(output.stdout).toContain('All 9 steps behaved as promised.');
     expect(output.stdout).toMatch(/^8\. The issuer’s audit trail records who did what$/m);
     expect(output.stdout).not.toContain('The servers keep running');
     expect(output.stdout).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+|sub_[\w-]{20,}/);
@@ -50,7 +50,7 @@ describe('./dev demo (src/run.ts)', () => {
   it('when CI is set, stops after the flow too', async () => {
     const { output, exited } = demo([], { CI: '1' });
     expect(await exited).toBe(0);
-    expect(output.stdout).toContain('All 8 steps behaved as promised.');
+    expect(output.stdout).toContain('All 9 steps behaved as promised.');
   });
 
   it('says in one line which port is busy, and exits 1 without a stack trace', async () => {
