@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * `./dev bench [core|issuer|storage|http|all]`: run the benchmarks (default: core and issuer; `storage`
- * needs PostgreSQL and `http` starts a server process per sample, so they run only when named or with `all`).
+ * `./dev bench [core|issuer|storage|redis|http|all]`: run the benchmarks (default: core and issuer; `storage`
+ * needs PostgreSQL, `redis` needs redis-server and `http` starts a server process per sample, so they run
+ * only when named or with `all`).
  * Each benchmark compares against a baseline measured in the same run and prints ratios.
  */
 import { spawnSync } from 'node:child_process';
@@ -19,6 +20,10 @@ const BENCHES = {
   storage: {
     file: 'packages/issuer/bench/storage.bench.mjs',
     about: 'issuer throughput: 1 instance on SQLite, 1 and 2 on PostgreSQL (needs PostgreSQL binaries)',
+  },
+  redis: {
+    file: 'packages/redis/bench/replay.bench.mjs',
+    about: '@gatehouse/redis record() vs a PING round trip and MemoryReplayStore (needs redis-server)',
   },
   http: {
     file: 'bench/http/run.mjs',
@@ -40,7 +45,7 @@ let failed = false;
 for (const name of names) {
   const bench = BENCHES[name];
   if (bench === undefined) {
-    console.error(`bench: unknown benchmark "${name}" (core, issuer, storage, http, all)`);
+    console.error(`bench: unknown benchmark "${name}" (core, issuer, storage, redis, http, all)`);
     process.exit(2);
   }
   console.log(`\n== ${name}: ${bench.about}`);
