@@ -92,7 +92,7 @@ function fail(option: string, problem: string): never {
  * resolveOptions({ client, timeout: 0 });
  * // TypeError: "timeout" option must be an integer from 1 to 60000 (milliseconds)
  * resolveOptions({ client, prefix: 'x:' });
- * // TypeError: "prefix" is not an option of createRedisReplayStore (options: client, keyPrefix, timeout)
+ * // TypeError: unknown option "prefix" (createRedisReplayStore takes client, keyPrefix, timeout)
  * ```
  */
 export function resolveOptions(options: RedisReplayStoreOptions): ResolvedOptions {
@@ -104,7 +104,7 @@ export function resolveOptions(options: RedisReplayStoreOptions): ResolvedOption
         ? '; the store does not open connections: pass a connected client, e.g. client: await createClient({ url }).connect()'
         : '';
     throw new TypeError(
-      `"${key}" is not an option of createRedisReplayStore (options: ${[...KNOWN].join(', ')})${hint}`,
+      `unknown option "${key}" (createRedisReplayStore takes ${[...KNOWN].join(', ')})${hint}`,
     );
   }
   const { client } = options;
