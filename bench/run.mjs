@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * `./dev bench [core|issuer|storage|http|all]`: run the benchmarks (default: core and issuer; `storage`
- * needs PostgreSQL and `http` starts a server process per sample, so they run only when named or with `all`).
+ * `./dev bench [core|issuer|storage|redis|http|all]`: run the benchmarks (default: core and issuer; `storage`
+ * needs PostgreSQL, `redis` needs redis-server and `http` starts a server process per sample, so they run
+ * only when named or with `all`).
  * Each benchmark compares against a baseline measured in the same run and prints ratios.
  */
 import { spawnSync } from 'node:child_process';
@@ -39,6 +40,10 @@ const BENCHES = {
     file: 'bench/http/dpop.mjs',
     about: 'DPoP over HTTP on Express: Gatehouse vs express-oauth2-jwt-bearer, fresh proof per request',
     setup: () => installHttpBench(),
+  },
+  redis: {
+    file: 'packages/redis/bench/replay.bench.mjs',
+    about: '@gatehouse/redis record() vs a PING round trip and MemoryReplayStore (needs redis-server)',
   },
   http: {
     file: 'bench/http/run.mjs',
