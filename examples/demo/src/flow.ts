@@ -127,12 +127,9 @@ export async function runFlow(world: World, onStep: (step: Step) => void = () =>
     current = `The console asks the support backend to impersonate ${customer.username}`;
     const before = world.lines.backend.length;
     const request = { userId: world.users.customer, reason: PEOPLE.reason, ticketId: PEOPLE.ticketId };
-    const asked = await fetch(`${world.urls.backend}/impersonations`, {
+    const asked = await client.fetch(world.resources.backend, `${world.urls.backend}/impersonations`, {
       method: 'POST',
-      headers: {
-        authorization: `Bearer ${await client.getAccessToken(world.resources.backend)}`,
-        'content-type': 'application/json',
-      },
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify(request),
     });
     const minted = (await asked.json()) as { subjectToken?: string; expiresIn?: number; error?: string };
@@ -140,7 +137,7 @@ export async function runFlow(world: World, onStep: (step: Step) => void = () =>
     facts.subjectTokenExpiresIn = minted.expiresIn;
     record(current, '201 from the backend', asked.status === 201, [
       `POST ${world.urls.backend}/impersonations  ${JSON.stringify(request)}`,
-      `     Authorization: Bearer <${engineer.username}'s token for the backend, scope ${SCOPES.impersonate}>`,
+      `     Authorization: DPoP <${engineer.username}'s token for the backend, scope ${SCOPES.impersonate}>  DPoP: <proof>`,
       `→ ${asked.status}${minted.error === undefined ? '' : ` ${minted.error}`}`,
     ]);
     const events = world.lines.backend.slice(before);
@@ -193,7 +190,7 @@ export async function runFlow(world: World, onStep: (step: Step) => void = () =>
       [
         `POST ${world.urls.oidc}/token  grant_type=urn:ietf:params:oauth:grant-type:token-exchange  DPoP: <proof signed by the console's key>`,
         `     subject_token=<the subject token>  actor_token=<${engineer.username}'s OpenID access token>  resource=${world.resources.orders}  scope=${SCOPES.read}`,
-        `→ 200 ${exchanged.tokenType} access token: sub ${who(claims.sub)}, act.sub ${who(act?.sub)}, aud ${String(claims.aud)}, scope "${String(claims.scope)}", cnf.jkt ${String(jkt)}, ${exchanged.expiresIn} s, no refresh token`,
+        `→ 200 ${exchanged.tokenType.toLowerCase() === 'dpop' ? 'DPoP-bound' : exchanged.tokenType} access token: sub ${who(claims.sub)}, act.sub ${who(act?.sub)}, aud ${String(claims.aud)}, scope "${String(claims.scope)}", cnf.jkt ${String(jkt)}, ${exchanged.expiresIn} s, no refresh token`,
       ],
     );
 

@@ -77,7 +77,7 @@ describe('the demo flow', () => {
 
   it("binds the impersonation token to the console's DPoP key, and a stolen copy is refused both ways", () => {
     const { binding, stolen } = result.facts;
-    expect(binding!.tokenType).toBe('DPoP');
+    expect(binding!.tokenType?.toLowerCase()).toBe('dpop'); // token_type is case-insensitive (RFC 6749 §7.1)
     expect(binding!.jkt).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(binding!.jkt).toBe(binding!.thumbprint);
     expect(stolen).toEqual({

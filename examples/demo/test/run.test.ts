@@ -38,7 +38,8 @@ describe('./dev demo (src/run.ts)', () => {
     const { output, exited } = demo(['--once']);
     expect(await exited).toBe(0);
     expect(output.stdout).toContain('All 9 steps behaved as promised.');
-    expect(output.stdout).toMatch(/^8\. The issuer’s audit trail records who did what$/m);
+    expect(output.stdout).toMatch(/^6\. A stolen copy of the impersonation token is used$/m);
+    expect(output.stdout).toMatch(/^9\. The issuer’s audit trail records who did what$/m);
     expect(output.stdout).not.toContain('The servers keep running');
     expect(output.stdout).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+|sub_[\w-]{20,}/);
     expect(output.stderr).toBe('');

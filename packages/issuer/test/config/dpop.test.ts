@@ -28,7 +28,7 @@ describe('dpop settings', () => {
     const attempt = (dpop: unknown) => () => resolveConfig({ ...base, dpop } as never);
     expect(attempt('yes')).toThrow(ConfigError);
     expect(attempt({ requireNonce: 'yes' })).toThrow(/"dpop.requireNonce" must be true or false/);
-    expect(attempt({ requireNonces: true })).toThrow(/"dpop.requireNonces" is not a known setting/);
+    expect(attempt({ requireNonces: true })).toThrow(/"dpop.requireNonces" is not a known option/);
   });
 
   it('is read from the config file and from GATEHOUSE_DPOP_REQUIRE_NONCE', () => {
