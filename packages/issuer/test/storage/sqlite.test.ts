@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../src/storage/drivers/sqlite.js';
 import { MIGRATIONS } from '../../src/storage/migrations/index.js';
-import { openSqliteStore } from '../../src/storage/sqlite.js';
 
 describe('sqlite store', () => {
   it('migrates once and persists to a file in a created directory', async () => {
