@@ -21,14 +21,35 @@ import type {
   SubjectTokenRecord,
 } from '../storage/store.js';
 
-/** Prefix of subject-token values. */
+/**
+ * Prefix of subject-token values.
+ *
+ * @example
+ * ```ts
+ * value.startsWith(SUBJECT_TOKEN_PREFIX); // a subject token from POST /api/subject-tokens
+ * ```
+ */
 export const SUBJECT_TOKEN_PREFIX = 'sub_';
-/** Prefix of personal-access-token values. */
+/**
+ * Prefix of personal-access-token values.
+ *
+ * @example
+ * ```ts
+ * value.startsWith(PERSONAL_ACCESS_TOKEN_PREFIX); // a PAT
+ * ```
+ */
 export const PERSONAL_ACCESS_TOKEN_PREFIX = 'gpat_';
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
-/** Callbacks of a lookup. */
+/**
+ * Callbacks of a lookup.
+ *
+ * @example
+ * ```ts
+ * const hooks: LookupHooks = { onUnknown: () => limiter.fail(key, now), onFound: (r) => (attempt.userId = r.userId) };
+ * ```
+ */
 export interface LookupHooks {
   /** A value matched nothing (feeds the failure limiter). */
   readonly onUnknown: () => Promise<void>;
@@ -36,7 +57,15 @@ export interface LookupHooks {
   readonly onFound: (record: { readonly id: string; readonly userId: string }) => void;
 }
 
-/** A subject token or PAT that was usable when it was read. */
+/**
+ * A subject token or PAT that was usable when it was read.
+ *
+ * @example
+ * ```ts
+ * try { minted = await mint(); } catch (err) { await subject.spend(); throw err; }
+ * await subject.use(successEvent);
+ * ```
+ */
 export interface Subject {
   readonly userId: string;
   /** The subject token, for a subject token. */

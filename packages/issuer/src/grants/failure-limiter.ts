@@ -13,7 +13,15 @@
 import { createHash } from 'node:crypto';
 import type { FailureCounterStore, FailureWindow } from '../storage/store.js';
 
-/** A failure counter. */
+/**
+ * A failure counter.
+ *
+ * @example
+ * ```ts
+ * const wait = limiter.blockedFor(records.failures, now);
+ * if (wait > 0) throw new TooManyExchangeFailuresError(wait);
+ * ```
+ */
 export interface FailureLimiter {
   /** Seconds until `key` may try again; `0` when it is not blocked. */
   retryAfter(key: string, now: number): Promise<number>;
@@ -23,7 +31,14 @@ export interface FailureLimiter {
   fail(key: string, now: number): Promise<void>;
 }
 
-/** Options of {@link createFailureLimiter}. */
+/**
+ * Options of {@link createFailureLimiter}.
+ *
+ * @example
+ * ```ts
+ * const options: FailureLimiterOptions = { maxFailures: 10, window: 300 };
+ * ```
+ */
 export interface FailureLimiterOptions {
   /** Failures tolerated per window. */
   readonly maxFailures: number;

@@ -21,6 +21,11 @@ interface ClientLike {
 /**
  * Resolve a resource indicator to oidc-provider's resource-server description. Unknown indicators
  * (and relative or fragment-carrying ones, which can never be registered) are `invalid_target`.
+ *
+ * @example
+ * ```ts
+ * getResourceServerInfo: (ctx, indicator, client) => resourceServerInfo(store, ctx, indicator, client),
+ * ```
  */
 export async function resourceServerInfo(
   store: Store,
@@ -99,6 +104,11 @@ function allowedScopes(ctx: KoaContextWithOIDC, granted: readonly string[]): rea
 
 /**
  * `defaultResource`: client credentials must name their audience; other requests keep what they sent.
+ *
+ * @example
+ * ```ts
+ * defaultResource: async (ctx, _client, oneOf) => defaultResource(ctx, oneOf),
+ * ```
  */
 export function defaultResource(
   ctx: KoaContextWithOIDC,

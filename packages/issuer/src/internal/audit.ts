@@ -9,7 +9,14 @@ import type { Logger } from 'pino';
 import type { AuditEventRecord, NewAuditEvent, Store } from '../storage/store.js';
 import { newId } from './ids.js';
 
-/** Records audit events. */
+/**
+ * Records audit events.
+ *
+ * @example
+ * ```ts
+ * await audit.record({ type: 'subject_token.created', applicationId, userId, details: { subjectTokenId } });
+ * ```
+ */
 export interface AuditTrail {
   /** Store the event (the id is generated) and log its ids. */
   record(event: Omit<NewAuditEvent, 'id'>): Promise<AuditEventRecord>;
@@ -22,7 +29,14 @@ export interface AuditTrail {
   stored(event: NewAuditEvent): void;
 }
 
-/** Build the audit trail on a store. */
+/**
+ * Build the audit trail on a store.
+ *
+ * @example
+ * ```ts
+ * const audit = createAuditTrail(store, log, epoch);
+ * ```
+ */
 export function createAuditTrail(store: Store, log: Logger, now: () => number): AuditTrail {
   const prepare = (event: Omit<NewAuditEvent, 'id'>): NewAuditEvent => ({
     ...event,

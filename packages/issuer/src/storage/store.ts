@@ -357,19 +357,40 @@ export interface EntityStore<T, New, Patch> {
   delete(id: string): Promise<boolean>;
 }
 
-/** Users (their role assignments are the {@link RoleStore}'s). */
+/**
+ * Users (their role assignments are the {@link RoleStore}'s).
+ *
+ * @example
+ * ```ts
+ * const user = await store.users.findByLogin('alice@example.com');
+ * ```
+ */
 export interface UserStore extends EntityStore<UserRecord, NewUser, UserPatch> {
   /** Find by username or email, case-insensitively. */
   findByLogin(identifier: string): Promise<UserRecord | undefined>;
 }
 
-/** Applications (OAuth clients). */
+/**
+ * Applications (OAuth clients).
+ *
+ * @example
+ * ```ts
+ * await store.applications.update(clientId, { tokenExchangeEnabled: true }, now);
+ * ```
+ */
 export interface ApplicationStore extends EntityStore<ApplicationRecord, NewApplication, ApplicationPatch> {
   /** The oldest application of that name. */
   findByName(name: string): Promise<ApplicationRecord | undefined>;
 }
 
-/** API resources and their scopes. */
+/**
+ * API resources and their scopes.
+ *
+ * @example
+ * ```ts
+ * const orders = await store.resources.findByIndicator('https://orders.example.com');
+ * ```
+ */
 export interface ResourceStore extends EntityStore<ResourceRecord, NewResource, ResourcePatch> {
   findByIndicator(indicator: string): Promise<ResourceRecord | undefined>;
   createScope(scope: NewScope, now: number): Promise<ScopeRecord>;
@@ -382,7 +403,14 @@ export interface ResourceStore extends EntityStore<ResourceRecord, NewResource, 
   deleteScope(resourceId: string, scopeId: string): Promise<boolean>;
 }
 
-/** Roles, their scopes, and who holds them. */
+/**
+ * Roles, their scopes, and who holds them.
+ *
+ * @example
+ * ```ts
+ * await store.roles.grantedScopes({ applicationId: 'worker' }, 'https://orders.example.com');
+ * ```
+ */
 export interface RoleStore extends EntityStore<RoleRecord, NewRole, RolePatch> {
   findByName(name: string): Promise<RoleRecord | undefined>;
   /** Add scopes (by id) to a role; already present ones are kept. Unknown ids are ignored. */
@@ -450,7 +478,14 @@ export interface PayloadStore {
   purgeExpired(now: number): Promise<number>;
 }
 
-/** Subject tokens for token exchange. */
+/**
+ * Subject tokens for token exchange.
+ *
+ * @example
+ * ```ts
+ * const mine = await store.subjectTokens.consume(hashSecret(value), now, successEvent);
+ * ```
+ */
 export interface SubjectTokenStore {
   create(token: NewSubjectToken, now: number): Promise<SubjectTokenRecord>;
   /**
@@ -466,7 +501,14 @@ export interface SubjectTokenStore {
   purgeExpired(before: number): Promise<number>;
 }
 
-/** Personal access tokens. */
+/**
+ * Personal access tokens.
+ *
+ * @example
+ * ```ts
+ * const pat = await store.personalAccessTokens.findByHash(hashSecret(value));
+ * ```
+ */
 export interface PersonalAccessTokenStore {
   /** Throws `StoreConflictError` (`personal_access_token.name`) when the user already has a token with that name. */
   create(token: NewPersonalAccessToken, now: number): Promise<PersonalAccessTokenRecord>;
