@@ -53,6 +53,7 @@ export {
   type TokenSourceOptions,
   type VerifierOptions,
 } from './options.js';
+export { MemoryReplayStore, type MemoryReplayStoreOptions, type ReplayStore } from './replay-store.js';
 export {
   type BearerMethod,
   createProtectedResource,
@@ -68,7 +69,6 @@ export {
   resourceMetadataUrl,
   type SharedVerifierOptions,
 } from './resource-metadata.js';
-export { MemoryReplayStore, type MemoryReplayStoreOptions, type ReplayStore } from './replay-store.js';
 export { hasScopes, parseScopes, type ScopeMode, toScopeList } from './scopes.js';
 export type { AccessTokenClaims, Actor, Algorithm, AuthInfo, RequestLike } from './types.js';
 export {
