@@ -263,6 +263,27 @@ export class StoreConflictError extends Error {
 }
 
 /**
+ * The SQLite database file or its directory cannot be created, opened or written (permissions, a file
+ * where a directory should be, a full disk …). The message names the path as it was given, and the
+ * operating system's or SQLite's reason.
+ *
+ * @example
+ * ```ts
+ * import { DatabaseFileError, openSqliteStore } from '@gatehouse/issuer';
+ * try { openSqliteStore('/readonly/issuer.sqlite'); } catch (err) { if (err instanceof DatabaseFileError) console.error(err.message); }
+ * ```
+ */
+export class DatabaseFileError extends Error {
+  /** The database path as it was given. */
+  readonly path: string;
+  constructor(path: string, reason: string, options?: { cause?: unknown }) {
+    super(`SQLite database ${path}: ${reason}`, options);
+    this.name = 'DatabaseFileError';
+    this.path = path;
+  }
+}
+
+/**
  * Stable causes of a refused token exchange, recorded in audit events (`reason`). Errors raised by
  * oidc-provider before the grant runs are recorded by their OAuth code (`invalid_client`,
  * `unauthorized_client`, `invalid_request`).

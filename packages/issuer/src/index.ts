@@ -60,6 +60,7 @@ export {
   ConflictError,
   CustomClaimsError,
   type CustomClaimsFailure,
+  DatabaseFileError,
   ListenError,
   ManagementError,
   type ManagementErrorCode,
@@ -85,8 +86,9 @@ export { MANAGEMENT_SCOPES } from './management/scopes.js';
 export { parseSeed, type SeedResult, seed } from './seed.js';
 export { createIssuer, type Issuer } from './server.js';
 export { createAdapter } from './storage/adapter.js';
-export { describeDatabase, openStore } from './storage/open.js';
-export { openPostgresStore, type PostgresStoreOptions } from './storage/postgres.js';
-export { openSqliteStore } from './storage/sqlite.js';
+export { openPostgresStore, type PostgresStoreOptions } from './storage/drivers/postgres.js';
+export { openSqliteStore, type SqliteStoreOptions } from './storage/drivers/sqlite.js';
+export type { DatabaseFileWarning } from './storage/drivers/sqlite-files.js';
+export { describeDatabase, type OpenStoreOptions, openStore } from './storage/open.js';
 export type * from './storage/store.js';
 export { APPLICATION_TYPES, AUDIT_EVENT_TYPES, ROLE_TYPES } from './storage/store.js';

@@ -121,6 +121,11 @@ export async function createIssuer(options: IssuerConfig): Promise<Issuer> {
           { event: 'store.connection_error', err: { message: err.message } },
           'database connection error',
         ),
+      onWarning: (warning) =>
+        log.warn(
+          { event: 'store.file_mode', path: warning.path, mode: `0${warning.mode.toString(8)}` },
+          warning.message,
+        ),
     });
   try {
     return await assemble(config, log, store, ownsStore);

@@ -176,6 +176,7 @@ describe('createIssuer on PostgreSQL: instances sharing one database', () => {
     personalAccessTokens: real.personalAccessTokens,
     auditEvents: real.auditEvents,
     failures: real.failures,
+    tokenRequests: real.tokenRequests,
   });
 
   /** Instance A (a test issuer) and instance B (same public baseUrl, its own port) on one database. */

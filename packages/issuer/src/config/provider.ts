@@ -26,6 +26,7 @@ import { CustomClaimsError } from '../errors.js';
 import { getExchangeState } from '../grants/exchange-state.js';
 import { defaultResource, resourceServerInfo } from '../grants/resources.js';
 import { GRANT_NOT_ALLOWED, TOKEN_EXCHANGE_GRANT_TYPE } from '../grants/token-exchange.js';
+import { findApplication } from '../grants/token-request.js';
 import { PAGE_HEADERS } from '../interactions/views/layout.js';
 import { renderError, renderLoggedOut, renderLogout } from '../interactions/views/message.js';
 import { verifySecret } from '../internal/secrets.js';
@@ -113,7 +114,7 @@ export function buildConfiguration(deps: ProviderDeps): Configuration {
   const { config, store, keys } = deps;
   const alg = keys.signing[0]?.alg ?? config.keys.algorithm;
   const findClient = async (id: string): Promise<AdapterPayload | undefined> => {
-    const app = await store.applications.get(id);
+    const app = await findApplication(store, id);
     return app === undefined ? undefined : (toClientMetadata(app, alg) as AdapterPayload);
   };
   return {

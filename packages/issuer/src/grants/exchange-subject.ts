@@ -2,24 +2,54 @@
  * The subject of a token exchange: a single-use subject token (`urn:ietf:params:oauth:token-type:access_token`)
  * or a reusable personal access token (`urn:gatehouse:params:oauth:token-type:personal_access_token`).
  *
- * A subject token is consumed by one conditional update before anything is minted, so of 20
- * concurrent redemptions exactly one wins (catalogue B2), and a failure after that point still burns
- * it. Values are looked up by SHA-256 digest and compared with `timingSafeEqual`.
+ * The record is found by SHA-256 digest (in the request's read-ahead) and its value compared with
+ * `timingSafeEqual`; unknown, expired, used and revoked ones are refused here, before anything else
+ * about the exchange is decided. What then comes back is a {@link Subject}: the grant checks the rest,
+ * mints, and calls `use` — for a subject token one conditional update that consumes it (and records
+ * the success event in the same statement), so of 20 concurrent redemptions exactly one wins
+ * (catalogue B2); the others are refused as if they had come after it. A refusal after that point
+ * (`spend`) still burns a subject token, and still records the use of a PAT.
  *
  * @module
  */
 import { TokenExchangeError } from '../errors.js';
-import { hashSecret, verifySecret } from '../internal/secrets.js';
-import type { PersonalAccessTokenRecord, Store, SubjectTokenRecord } from '../storage/store.js';
+import { verifySecret } from '../internal/secrets.js';
+import type {
+  NewAuditEvent,
+  PersonalAccessTokenRecord,
+  Store,
+  SubjectTokenRecord,
+} from '../storage/store.js';
 
-/** Prefix of subject-token values. */
+/**
+ * Prefix of subject-token values.
+ *
+ * @example
+ * ```ts
+ * value.startsWith(SUBJECT_TOKEN_PREFIX); // a subject token from POST /api/subject-tokens
+ * ```
+ */
 export const SUBJECT_TOKEN_PREFIX = 'sub_';
-/** Prefix of personal-access-token values. */
+/**
+ * Prefix of personal-access-token values.
+ *
+ * @example
+ * ```ts
+ * value.startsWith(PERSONAL_ACCESS_TOKEN_PREFIX); // a PAT
+ * ```
+ */
 export const PERSONAL_ACCESS_TOKEN_PREFIX = 'gpat_';
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
-/** Callbacks of a lookup. */
+/**
+ * Callbacks of a lookup.
+ *
+ * @example
+ * ```ts
+ * const hooks: LookupHooks = { onUnknown: () => limiter.fail(key, now), onFound: (r) => (attempt.userId = r.userId) };
+ * ```
+ */
 export interface LookupHooks {
   /** A value matched nothing (feeds the failure limiter). */
   readonly onUnknown: () => Promise<void>;
@@ -28,15 +58,65 @@ export interface LookupHooks {
 }
 
 /**
- * Consume a subject token. Unknown, expired and already-used tokens are refused with
- * `invalid_request` and a description saying which.
+ * A subject token or PAT that was usable when it was read.
+ *
+ * @example
+ * ```ts
+ * try { minted = await mint(); } catch (err) { await subject.spend(); throw err; }
+ * await subject.use(successEvent);
+ * ```
+ */
+export interface Subject {
+  readonly userId: string;
+  /** The subject token, for a subject token. */
+  readonly subjectToken?: SubjectTokenRecord;
+  /** The personal access token, for a PAT. */
+  readonly personalAccessToken?: PersonalAccessTokenRecord;
+  /**
+   * Consume the subject token, or record the use of the PAT, together with the success `event`.
+   * Throws the refusal the exchange gets when another redemption consumed the token first (or the
+   * PAT was revoked meanwhile); the event is then not recorded.
+   */
+  use(event: NewAuditEvent): Promise<void>;
+  /** After a refusal of the exchange: burn the subject token (or record the PAT's use) all the same. */
+  spend(): Promise<void>;
+}
+
+const unknownSubjectToken = () =>
+  new TokenExchangeError('subject_token_unknown', 'the subject token is unknown');
+const unknownPat = () =>
+  new TokenExchangeError(
+    'personal_access_token_unknown',
+    'the personal access token is unknown or has been revoked',
+  );
+
+const expired = () => new TokenExchangeError('subject_token_expired', 'the subject token has expired');
+
+/** Why a known subject token cannot be redeemed at `now`, if it cannot. */
+function refusal(token: SubjectTokenRecord, now: number): TokenExchangeError | undefined {
+  if (token.consumedAt !== null)
+    return new TokenExchangeError('subject_token_consumed', 'the subject token has already been used');
+  if (token.expiresAt <= now) return expired();
+  return undefined;
+}
+
+/**
+ * The subject token `value`, found (by digest) as `found`. Unknown, expired and already-used tokens,
+ * and values of the wrong kind, are refused with `invalid_request` and a description saying which.
+ *
+ * @example
+ * ```ts
+ * const subject = await redeemSubjectToken(store, value, records.subjectToken, now, hooks);
+ * await subject.use(successEvent); // throws 'already been used' for all but one concurrent caller
+ * ```
  */
 export async function redeemSubjectToken(
   store: Store,
   value: string,
+  found: SubjectTokenRecord | undefined,
   now: number,
   hooks: LookupHooks,
-): Promise<SubjectTokenRecord> {
+): Promise<Subject> {
   if (value.startsWith(PERSONAL_ACCESS_TOKEN_PREFIX)) {
     throw new TokenExchangeError(
       'subject_token_wrong_type',
@@ -49,41 +129,54 @@ export async function redeemSubjectToken(
       'the subject token must be an opaque subject token from POST /api/subject-tokens, not a JWT',
     );
   }
-  const digest = hashSecret(value);
-  const consumed = await store.subjectTokens.consume(digest, now);
-  if (consumed !== undefined && verifySecret(value, consumed.tokenHash)) {
-    hooks.onFound(consumed);
-    return consumed;
-  }
-  const known = await store.subjectTokens.findByHash(digest);
-  if (known === undefined || !verifySecret(value, known.tokenHash)) {
+  if (found === undefined || !verifySecret(value, found.tokenHash)) {
     await hooks.onUnknown();
-    throw new TokenExchangeError('subject_token_unknown', 'the subject token is unknown');
+    throw unknownSubjectToken();
   }
-  hooks.onFound(known);
-  if (known.consumedAt !== null)
-    throw new TokenExchangeError('subject_token_consumed', 'the subject token has already been used');
-  throw new TokenExchangeError('subject_token_expired', 'the subject token has expired');
+  hooks.onFound(found);
+  const refused = refusal(found, now);
+  if (refused !== undefined) throw refused;
+  /** Consume; when another redemption won, throw what this one gets, as a redemption after it would. */
+  const consume = async (event?: NewAuditEvent) => {
+    if ((await store.subjectTokens.consume(found.tokenHash, now, event)) !== undefined) return;
+    const known = await store.subjectTokens.findByHash(found.tokenHash);
+    if (known === undefined) throw unknownSubjectToken();
+    throw refusal(known, now) ?? expired();
+  };
+  return { userId: found.userId, subjectToken: found, use: consume, spend: () => consume() };
 }
 
-/** Look up a personal access token; unknown, revoked and expired ones are refused. Records the use. */
+/**
+ * The personal access token `value`, found (by digest) as `found`; unknown, revoked and expired ones
+ * are refused.
+ *
+ * @example
+ * ```ts
+ * const subject = await usePersonalAccessToken(store, value, records.personalAccessToken, now, hooks);
+ * ```
+ */
 export async function usePersonalAccessToken(
   store: Store,
   value: string,
+  found: PersonalAccessTokenRecord | undefined,
   now: number,
   hooks: LookupHooks,
-): Promise<PersonalAccessTokenRecord> {
-  const pat = await store.personalAccessTokens.findByHash(hashSecret(value));
-  if (pat === undefined || !verifySecret(value, pat.tokenHash)) {
+): Promise<Subject> {
+  if (found === undefined || !verifySecret(value, found.tokenHash)) {
     await hooks.onUnknown();
-    throw new TokenExchangeError(
-      'personal_access_token_unknown',
-      'the personal access token is unknown or has been revoked',
-    );
+    throw unknownPat();
   }
-  hooks.onFound(pat);
-  if (pat.expiresAt !== null && pat.expiresAt <= now)
+  hooks.onFound(found);
+  if (found.expiresAt !== null && found.expiresAt <= now)
     throw new TokenExchangeError('personal_access_token_expired', 'the personal access token has expired');
-  await store.personalAccessTokens.touch(pat.id, now);
-  return pat;
+  return {
+    userId: found.userId,
+    personalAccessToken: found,
+    use: async (event) => {
+      if (!(await store.personalAccessTokens.touch(found.id, now, event))) throw unknownPat();
+    },
+    spend: async () => {
+      await store.personalAccessTokens.touch(found.id, now);
+    },
+  };
 }

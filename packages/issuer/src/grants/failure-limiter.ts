@@ -11,17 +11,34 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import type { FailureCounterStore } from '../storage/store.js';
+import type { FailureCounterStore, FailureWindow } from '../storage/store.js';
 
-/** A failure counter. */
+/**
+ * A failure counter.
+ *
+ * @example
+ * ```ts
+ * const wait = limiter.blockedFor(records.failures, now);
+ * if (wait > 0) throw new TooManyExchangeFailuresError(wait);
+ * ```
+ */
 export interface FailureLimiter {
   /** Seconds until `key` may try again; `0` when it is not blocked. */
   retryAfter(key: string, now: number): Promise<number>;
+  /** The same from a window already read (`FailureCounterStore.get` of {@link counterKey}, or none). */
+  blockedFor(window: FailureWindow | undefined, now: number): number;
   /** Count one failure of `key`. */
   fail(key: string, now: number): Promise<void>;
 }
 
-/** Options of {@link createFailureLimiter}. */
+/**
+ * Options of {@link createFailureLimiter}.
+ *
+ * @example
+ * ```ts
+ * const options: FailureLimiterOptions = { maxFailures: 10, window: 300 };
+ * ```
+ */
 export interface FailureLimiterOptions {
   /** Failures tolerated per window. */
   readonly maxFailures: number;
@@ -29,7 +46,25 @@ export interface FailureLimiterOptions {
   readonly window: number;
 }
 
-const digest = (key: string): string => createHash('sha256').update(key).digest('hex');
+/**
+ * The limiter key of a client at an address.
+ *
+ * @example
+ * ```ts
+ * await limiter.fail(limiterKey(client.clientId, ctx.ip), now);
+ * ```
+ */
+export const limiterKey = (clientId: string, address: string): string => `${clientId}\n${address}`;
+
+/**
+ * The key a limiter key is counted under in the store: its SHA-256 digest, so no address is stored.
+ *
+ * @example
+ * ```ts
+ * const window = await store.failures.get(counterKey(limiterKey(clientId, ip)), now);
+ * ```
+ */
+export const counterKey = (key: string): string => createHash('sha256').update(key).digest('hex');
 
 /**
  * Create a limiter on the store's failure counters.
@@ -45,13 +80,13 @@ export function createFailureLimiter(
   options: FailureLimiterOptions,
   counters: FailureCounterStore,
 ): FailureLimiter {
+  const blockedFor = (window: FailureWindow | undefined, now: number) =>
+    window !== undefined && window.count >= options.maxFailures ? Math.max(window.endsAt - now, 0) : 0;
   return {
-    async retryAfter(key, now) {
-      const window = await counters.get(digest(key), now);
-      return window !== undefined && window.count >= options.maxFailures ? window.endsAt - now : 0;
-    },
+    retryAfter: async (key, now) => blockedFor(await counters.get(counterKey(key), now), now),
+    blockedFor,
     async fail(key, now) {
-      await counters.increment(digest(key), now, options.window);
+      await counters.increment(counterKey(key), now, options.window);
     },
   };
 }

@@ -10,10 +10,17 @@
  * of which touches the subject token. The DPoP proof, when sent, is checked with the parameters
  * (`invalid_dpop_proof`, `use_dpop_nonce`; a replayed proof and a missing one from an application
  * that requires DPoP get `invalid_request`): the issued token is then bound to its key (`cnf.jkt`,
- * `token_type: DPoP`), and a DPoP-bound actor token must match that key. Then the subject token is consumed, and every later failure
- * (application or actor binding, user state, scopes) still burns it. Scopes granted are the requested ones that the user's roles grant for the
+ * `token_type: DPoP`), and a DPoP-bound actor token must match that key. Then the subject token is
+ * looked at (unknown, expired or used:
+ * refused), and every later failure (application or actor binding, user state, scopes, the custom
+ * claims) still burns it. Scopes granted are the requested ones that the user's roles grant for the
  * resource (and, for a PAT, that the PAT allows); an empty request grants none. The answer never holds
  * a refresh token, and `act` appears only when an actor token was verified.
+ *
+ * What the exchange reads (client, failure window, resource, token, user, role scopes) was read with
+ * the client (`token-request.ts`). The token is signed, then consumed by one conditional update that
+ * also records the success event; only the winner of that update answers with it, so single use is
+ * exactly as strong as a consume before signing, and on PostgreSQL an exchange is two round trips.
  *
  * Every exchange is an audit event, successful or not, with its reason.
  *
@@ -27,44 +34,16 @@ import {
   type TokenExchangeFailureReason,
   TooManyExchangeFailuresError,
 } from '../errors.js';
-import { epoch } from '../internal/ids.js';
-import type {
-  PersonalAccessTokenRecord,
-  ResourceRecord,
-  SubjectTokenRecord,
-  UserRecord,
-} from '../storage/store.js';
+import type { PersonalAccessTokenRecord, ResourceRecord, UserRecord } from '../storage/store.js';
 import { verifyActorToken } from './actor-token.js';
 import { type ActClaim, setExchangeState } from './exchange-state.js';
-import { redeemSubjectToken, usePersonalAccessToken } from './exchange-subject.js';
+import { redeemSubjectToken, type Subject, usePersonalAccessToken } from './exchange-subject.js';
+import { limiterKey } from './failure-limiter.js';
 import type { GrantContext, GrantModule } from './index.js';
+import { readTokenRequest, type TokenRequestRead } from './token-request.js';
+import { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES } from './token-types.js';
 
-/**
- * The RFC 8693 grant type.
- *
- * @example
- * ```ts
- * import { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES } from '@gatehouse/issuer';
- * new URLSearchParams({ grant_type: TOKEN_EXCHANGE_GRANT_TYPE, subject_token_type: TOKEN_TYPES.accessToken });
- * ```
- */
-export const TOKEN_EXCHANGE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:token-exchange';
-
-/**
- * Token type identifiers accepted and issued.
- *
- * @example
- * ```ts
- * import { TOKEN_TYPES } from '@gatehouse/issuer';
- * console.log(TOKEN_TYPES.personalAccessToken); // 'urn:gatehouse:params:oauth:token-type:personal_access_token'
- * ```
- */
-export const TOKEN_TYPES = Object.freeze({
-  /** RFC 8693 §3: subject tokens from `POST /api/subject-tokens`, actor tokens, and what is issued. */
-  accessToken: 'urn:ietf:params:oauth:token-type:access_token',
-  /** Gatehouse: a personal access token standing in for its user. */
-  personalAccessToken: 'urn:gatehouse:params:oauth:token-type:personal_access_token',
-});
+export { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES };
 
 /** oidc-provider's description when a client may not use a grant; answered as `unauthorized_client`. */
 export const GRANT_NOT_ALLOWED = 'requested grant type is not allowed for this client';
@@ -140,19 +119,25 @@ function checkParameters(params: Params): { subjectType: string } {
   return { subjectType };
 }
 
-async function resolveResource(context: GrantContext, indicator: string): Promise<ResourceRecord> {
+async function resolveResource(
+  context: GrantContext,
+  indicator: string,
+  { query, records }: TokenRequestRead,
+): Promise<ResourceRecord> {
   const url = URL.parse(indicator);
   if (url === null || indicator.includes('#'))
     throw new errors.InvalidTarget('resource indicator must be an absolute URI without a fragment');
   if (indicator === context.config.managementAudience)
     throw new errors.InvalidTarget('the Management API cannot be a token exchange target');
-  const resource = await context.store.resources.findByIndicator(indicator);
+  const resource =
+    query.indicator === indicator
+      ? records.resource
+      : await context.store.resources.findByIndicator(indicator);
   if (resource === undefined) throw new errors.InvalidTarget('resource indicator is not registered');
   return resource;
 }
 
-async function checkUser(context: GrantContext, userId: string): Promise<UserRecord> {
-  const user = await context.store.users.get(userId);
+function checkUser(user: UserRecord | undefined): UserRecord {
   if (user === undefined) throw new TokenExchangeError('user_missing', 'the user no longer exists');
   if (user.suspended) throw new TokenExchangeError('user_suspended', 'the user is suspended');
   return user;
@@ -160,12 +145,17 @@ async function checkUser(context: GrantContext, userId: string): Promise<UserRec
 
 async function grantedScopes(
   context: GrantContext,
-  userId: string,
+  user: UserRecord,
   resource: ResourceRecord,
+  { query, records }: TokenRequestRead,
   requestedScope: string | undefined,
   pat: PersonalAccessTokenRecord | undefined,
 ): Promise<{ granted: string[]; available: string[] }> {
-  const available = [...(await context.store.roles.grantedScopes({ userId }, resource.indicator))];
+  const available = [
+    ...(query.indicator === resource.indicator && records.user?.id === user.id
+      ? records.grantedScopes
+      : await context.store.roles.grantedScopes({ userId: user.id }, resource.indicator)),
+  ];
   const requested = [...new Set((requestedScope ?? '').split(' ').filter((scope) => scope.length > 0))];
   const limit = pat?.scopes == null ? undefined : new Set(pat.scopes);
   const granted = requested.filter((scope) => available.includes(scope) && (limit?.has(scope) ?? true));
@@ -180,22 +170,25 @@ async function grantedScopes(
   return { granted, available };
 }
 
-async function exchange(ctx: KoaContextWithOIDC, context: GrantContext, attempt: Attempt): Promise<void> {
+/** Everything up to the subject: the limit, the parameters, the resource and the actor. */
+async function prepare(
+  ctx: KoaContextWithOIDC,
+  context: GrantContext,
+  attempt: Attempt,
+  read: TokenRequestRead,
+) {
   const params = ctx.oidc.params as Params;
-  const client = ctx.oidc.client!;
-  const now = epoch();
-  const key = `${client.clientId}\n${ctx.ip}`;
-  const wait = await context.limiter.retryAfter(key, now);
+  const now = read.query.now;
+  const wait = context.limiter.blockedFor(read.records.failures, now);
   if (wait > 0) throw new TooManyExchangeFailuresError(wait);
   const { subjectType } = checkParameters(params);
-  const resource = await resolveResource(context, required(params, 'resource'));
+  const resource = await resolveResource(context, required(params, 'resource'), read);
   attempt.details.resource = resource.indicator;
   attempt.details.subjectTokenType = subjectType;
   const dPoP = await tokenRequestProof(ctx);
-  if (dPoP === undefined && client.dpopBoundAccessTokens === true)
+  if (dPoP === undefined && ctx.oidc.client!.dpopBoundAccessTokens === true)
     throw new TokenExchangeError('dpop_required', 'DPoP proof JWT not provided');
-  const onUnknown = () => context.limiter.fail(key, now);
-  // The actor is verified before the subject token is consumed, so even a refused replay names who tried.
+  // The actor is verified before the subject token is looked at, so even a refused replay names who tried.
   let act: ActClaim | undefined;
   if (params.actor_token !== undefined) {
     const actor = await verifyActorToken(ctx, params.actor_token, {
@@ -206,78 +199,125 @@ async function exchange(ctx: KoaContextWithOIDC, context: GrantContext, attempt:
     attempt.actorId = actor.userId;
     act = actor.act === undefined ? { sub: actor.userId } : { sub: actor.userId, act: actor.act };
   }
+  return { params, now, subjectType, resource, act, dPoP };
+}
 
-  let subjectToken: SubjectTokenRecord | undefined;
-  let pat: PersonalAccessTokenRecord | undefined;
-  if (subjectType === TOKEN_TYPES.accessToken) {
-    subjectToken = await redeemSubjectToken(context.store, params.subject_token!, now, {
-      onUnknown,
-      onFound: (record) => {
-        attempt.userId = record.userId;
-        attempt.details.subjectTokenId = record.id;
-      },
-    });
-  } else {
-    pat = await usePersonalAccessToken(context.store, params.subject_token!, now, {
-      onUnknown,
-      onFound: (record) => {
-        attempt.userId = record.userId;
-        attempt.details.personalAccessTokenId = record.id;
-      },
-    });
-  }
-  const userId = (subjectToken ?? pat)!.userId;
+/** The subject token or PAT of the request, refused when unknown, expired or used. */
+function findSubject(
+  ctx: KoaContextWithOIDC,
+  context: GrantContext,
+  attempt: Attempt,
+  { records }: TokenRequestRead,
+  { params, now, subjectType }: { params: Params; now: number; subjectType: string },
+): Promise<Subject> {
+  const key = limiterKey(ctx.oidc.client!.clientId, ctx.ip);
+  const hooks = (idField: 'subjectTokenId' | 'personalAccessTokenId') => ({
+    onUnknown: () => context.limiter.fail(key, now),
+    onFound: (record: { readonly id: string; readonly userId: string }) => {
+      attempt.userId = record.userId;
+      attempt.details[idField] = record.id;
+    },
+  });
+  return subjectType === TOKEN_TYPES.accessToken
+    ? redeemSubjectToken(
+        context.store,
+        params.subject_token!,
+        records.subjectToken,
+        now,
+        hooks('subjectTokenId'),
+      )
+    : usePersonalAccessToken(
+        context.store,
+        params.subject_token!,
+        records.personalAccessToken,
+        now,
+        hooks('personalAccessTokenId'),
+      );
+}
 
-  if (subjectToken?.applicationId != null && subjectToken.applicationId !== client.clientId) {
-    throw new TokenExchangeError('application_mismatch', 'the subject token is bound to another application');
-  }
-  const user = await checkUser(context, userId);
-  if (subjectToken?.actorId != null) {
-    if (act === undefined) {
+async function exchange(ctx: KoaContextWithOIDC, context: GrantContext, attempt: Attempt): Promise<void> {
+  const client = ctx.oidc.client!;
+  const read = await readTokenRequest(context.store, ctx, client.clientId);
+  const request = await prepare(ctx, context, attempt, read);
+  const { params, subjectType, resource, act, dPoP } = request;
+  const subject = await findSubject(ctx, context, attempt, read, request);
+  const subjectToken = subject.subjectToken;
+  let minted: { value: string; token: InstanceType<Provider['AccessToken']>; granted: string[] };
+  try {
+    if (subjectToken?.applicationId != null && subjectToken.applicationId !== client.clientId) {
       throw new TokenExchangeError(
-        'actor_token_required',
-        'the subject token is bound to an actor: send that user’s access token as actor_token',
+        'application_mismatch',
+        'the subject token is bound to another application',
       );
     }
-    if (act.sub !== subjectToken.actorId) {
-      throw new TokenExchangeError(
-        'actor_mismatch',
-        'the actor token belongs to another user than the subject token is bound to',
-      );
+    const user = checkUser(
+      read.records.user?.id === subject.userId
+        ? read.records.user
+        : await context.store.users.get(subject.userId),
+    );
+    if (subjectToken?.actorId != null) {
+      if (act === undefined) {
+        throw new TokenExchangeError(
+          'actor_token_required',
+          'the subject token is bound to an actor: send that user’s access token as actor_token',
+        );
+      }
+      if (act.sub !== subjectToken.actorId) {
+        throw new TokenExchangeError(
+          'actor_mismatch',
+          'the actor token belongs to another user than the subject token is bound to',
+        );
+      }
     }
+    const pat = subject.personalAccessToken;
+    const { granted, available } = await grantedScopes(context, user, resource, read, params.scope, pat);
+    const { provider } = ctx.oidc;
+    const resourceServer = new provider.ResourceServer(resource.indicator, {
+      audience: resource.indicator,
+      scope: available.join(' '),
+      accessTokenTTL: resource.accessTokenTtl,
+      accessTokenFormat: 'jwt',
+    });
+    const token = new provider.AccessToken({
+      accountId: user.id,
+      client,
+      scope: granted.length > 0 ? granted.join(' ') : undefined,
+      resourceServer,
+      gty: TOKEN_EXCHANGE_GRANT_TYPE,
+    } as ConstructorParameters<Provider['AccessToken']>[0]);
+    if (dPoP !== undefined) token.setThumbprint('jkt', dPoP.thumbprint);
+    setExchangeState(ctx, {
+      subjectTokenType: subjectType,
+      act,
+      subjectTokenContext: subjectToken?.context ?? {},
+    });
+    minted = { value: await token.save(), token, granted };
+  } catch (err) {
+    // Refused after the subject was found: a subject token is burnt all the same (unless another
+    // redemption consumed it first, which is then the refusal), and a PAT's use is recorded.
+    await subject.spend();
+    throw err;
   }
-
-  const { granted, available } = await grantedScopes(context, user.id, resource, params.scope, pat);
-  const { provider } = ctx.oidc;
-  const resourceServer = new provider.ResourceServer(resource.indicator, {
-    audience: resource.indicator,
-    scope: available.join(' '),
-    accessTokenTTL: resource.accessTokenTtl,
-    accessTokenFormat: 'jwt',
+  attempt.details.scope = minted.granted.join(' ');
+  attempt.details.jti = minted.token.jti;
+  attempt.details.tokenType = minted.token.tokenType;
+  // One statement: the token is consumed and the success recorded, or neither (another redemption won).
+  const event = context.audit.prepare({
+    type: 'token_exchange.succeeded',
+    applicationId: client.clientId,
+    userId: attempt.userId,
+    actorId: attempt.actorId,
+    details: attempt.details,
   });
-  const token = new provider.AccessToken({
-    accountId: user.id,
-    client,
-    scope: granted.length > 0 ? granted.join(' ') : undefined,
-    resourceServer,
-    gty: TOKEN_EXCHANGE_GRANT_TYPE,
-  } as ConstructorParameters<Provider['AccessToken']>[0]);
-  if (dPoP !== undefined) token.setThumbprint('jkt', dPoP.thumbprint);
-  setExchangeState(ctx, {
-    subjectTokenType: subjectType,
-    act,
-    subjectTokenContext: subjectToken?.context ?? {},
-  });
-  const value = await token.save();
-  attempt.details.scope = granted.join(' ');
-  attempt.details.jti = token.jti;
-  attempt.details.tokenType = token.tokenType;
+  await subject.use(event);
+  audited.add(ctx);
+  context.audit.stored(event);
   ctx.body = {
-    access_token: value,
+    access_token: minted.value,
     issued_token_type: TOKEN_TYPES.accessToken,
-    token_type: token.tokenType,
-    expires_in: token.expiration,
-    scope: granted.join(' '),
+    token_type: minted.token.tokenType,
+    expires_in: minted.token.expiration,
+    scope: minted.granted.join(' '),
   };
 }
 
@@ -342,14 +382,6 @@ export const tokenExchangeGrant: GrantModule = {
       }
       throw err;
     }
-    audited.add(ctx);
-    await context.audit.record({
-      type: 'token_exchange.succeeded',
-      applicationId: ctx.oidc.client!.clientId,
-      userId: attempt.userId,
-      actorId: attempt.actorId,
-      details: attempt.details,
-    });
   },
   setup(provider, context) {
     // Failures before the handler runs (client authentication, grant not allowed, repeated parameters).

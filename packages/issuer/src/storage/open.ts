@@ -4,15 +4,26 @@
  *
  * @module
  */
-import { isPostgresUrl, openPostgresStore, type PostgresStoreOptions } from './postgres.js';
-import { openSqliteStore } from './sqlite.js';
+import { isPostgresUrl, openPostgresStore, type PostgresStoreOptions } from './drivers/postgres.js';
+import { openSqliteStore, type SqliteStoreOptions } from './drivers/sqlite.js';
 import type { Store } from './store.js';
+
+/**
+ * Options of {@link openStore}: pool settings, used only for PostgreSQL, and `onWarning`, used only
+ * for SQLite.
+ *
+ * @example
+ * ```ts
+ * const options: OpenStoreOptions = { poolSize: 20, onWarning: (warning) => console.warn(warning.message) };
+ * ```
+ */
+export interface OpenStoreOptions extends PostgresStoreOptions, SqliteStoreOptions {}
 
 /**
  * Open the store `database` names. Call `migrate()` before use.
  *
  * @param database - A SQLite file path, `:memory:`, or a PostgreSQL URL.
- * @param postgres - Pool settings, used only for PostgreSQL.
+ * @param options - Pool settings (PostgreSQL) and the file-mode warning callback (SQLite).
  *
  * @example
  * ```ts
@@ -22,8 +33,11 @@ import type { Store } from './store.js';
  * await store.migrate();
  * ```
  */
-export function openStore(database: string, postgres: PostgresStoreOptions = {}): Store {
-  return isPostgresUrl(database) ? openPostgresStore(database, postgres) : openSqliteStore(database);
+export function openStore(database: string, options: OpenStoreOptions = {}): Store {
+  const { onWarning, ...postgres } = options;
+  return isPostgresUrl(database)
+    ? openPostgresStore(database, postgres)
+    : openSqliteStore(database, { onWarning });
 }
 
 /**

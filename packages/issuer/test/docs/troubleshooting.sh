@@ -130,4 +130,17 @@ case_ bad-env
 GATEHOUSE_ADMIN_CLIENT_ID=ci-admin GATEHOUSE_ADMIN_CLIENT_SECRET=too-short gatehouse-issuer start 2>&1 ||
   echo "exit code $?"
 
+# ---- The data directory is readable by other users ----------------------------------------------
+case_ data-dir-permissions
+chmod 755 .data && chmod 644 .data/issuer.sqlite # as if made by another tool, or a umask of 022
+gatehouse-issuer start --port 3002 >issuer.log 2>start.txt &
+pid=$!
+banner 'listening on' >/dev/null
+stop $pid
+# The warnings are log lines (JSON, event "store.file_mode"); their msg is what the page shows.
+"$NODE" -e 'for (const line of require("node:fs").readFileSync(0, "utf8").split("\n")) {
+  try { const j = JSON.parse(line); if (j.event === "store.file_mode") console.log(j.msg); } catch {}
+}' <issuer.log
+chmod 700 .data && chmod 600 .data/issuer.sqlite
+
 echo "=== done"

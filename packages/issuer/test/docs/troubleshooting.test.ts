@@ -23,7 +23,7 @@ const PAGE = readFileSync(join(ROOT, 'docs/troubleshooting.md'), 'utf8');
 const SCRIPT = join(import.meta.dirname, 'troubleshooting.sh');
 const CLI = join(import.meta.dirname, '../../dist/cli.js');
 /** Entries whose message belongs to work not done yet (listed in the page as a placeholder). */
-const PENDING = ['data-dir-permissions'];
+const PENDING: string[] = [];
 
 /** The page's output blocks by case name, and the cases marked pending. */
 function documentedCases(): { cases: Map<string, string[]>; pending: string[] } {

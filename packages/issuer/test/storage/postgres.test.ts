@@ -7,9 +7,9 @@
  */
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { isPostgresUrl, openPostgresStore } from '../../src/storage/drivers/postgres.js';
 import { MIGRATIONS } from '../../src/storage/migrations/index.js';
 import { describeDatabase, openStore } from '../../src/storage/open.js';
-import { isPostgresUrl, openPostgresStore } from '../../src/storage/postgres.js';
 import type { SigningKeyRecord, Store } from '../../src/storage/store.js';
 import { freshPostgresUrl } from '../helpers/drivers.js';
 

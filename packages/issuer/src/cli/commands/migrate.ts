@@ -12,7 +12,10 @@ import { type CliIo, configFor } from '../io.js';
 /** Run the migrations; resolves to the applied versions. */
 export async function migrate(args: ParsedArgs, io: CliIo): Promise<readonly string[]> {
   const config = resolveConfig(configFor(args, io));
-  const store = openStore(config.database, config.postgres);
+  const store = openStore(config.database, {
+    ...config.postgres,
+    onWarning: (warning) => io.stderr.write(`Warning: ${warning.message}\n`),
+  });
   const database = describeDatabase(config.database);
   try {
     const result = await store.migrate();

@@ -1,0 +1,108 @@
+/**
+ * The audit trail: recording an event, listing events newest first, and recording an event together
+ * with the change it describes (a consumed subject token, a used personal access token) in one
+ * statement on PostgreSQL (`WITH changed AS (UPDATE … RETURNING *) INSERT …`), or one transaction on
+ * SQLite, so the event exists exactly when the change happened.
+ *
+ * @module
+ */
+import type { Executor } from '../executor.js';
+import { json, num, type Row, toAuditEvent } from '../rows.js';
+import type { AuditEventStore, NewAuditEvent } from '../store.js';
+
+/** Columns of an event and their types (the casts let PostgreSQL type the `SELECT`'s parameters). */
+const EVENT_COLUMNS = [
+  ['id', 'TEXT'],
+  ['type', 'TEXT'],
+  ['created_at', 'BIGINT'],
+  ['application_id', 'TEXT'],
+  ['user_id', 'TEXT'],
+  ['actor_id', 'TEXT'],
+  ['reason', 'TEXT'],
+  ['details', 'TEXT'],
+] as const;
+
+/** `INSERT INTO audit_events … SELECT …`: one event from its parameters, optionally `FROM` a CTE. */
+const INSERT_EVENT = `INSERT INTO audit_events (${EVENT_COLUMNS.map(([column]) => column).join(', ')})
+  SELECT ${EVENT_COLUMNS.map(([, type]) => `CAST(? AS ${type})`).join(', ')}`;
+
+const eventParams = (event: NewAuditEvent, now: number): unknown[] => [
+  event.id,
+  event.type,
+  now,
+  event.applicationId ?? null,
+  event.userId ?? null,
+  event.actorId ?? null,
+  event.reason ?? null,
+  json(event.details ?? {}),
+];
+
+/**
+ * Run `change` (a statement ending in `RETURNING *`) and, when it returned a row, record `event` in
+ * the same statement (PostgreSQL) or transaction (SQLite). Resolves to the changed row.
+ *
+ * @example
+ * ```ts
+ * const row = await changeWithEvent(db, 'UPDATE personal_access_tokens SET last_used_at = ? WHERE id = ? RETURNING *', [now, id], event, now);
+ * ```
+ */
+export async function changeWithEvent(
+  db: Executor,
+  change: string,
+  params: readonly unknown[],
+  event: NewAuditEvent | undefined,
+  now: number,
+): Promise<Row | undefined> {
+  if (event === undefined) return db.one(change, params);
+  const values = eventParams(event, now);
+  if (db.dialect.writableCte) {
+    return db.one(
+      `WITH changed AS (${change}), recorded AS (${INSERT_EVENT} FROM changed) SELECT * FROM changed`,
+      [...params, ...values],
+    );
+  }
+  return db.transaction(async (tx) => {
+    const row = await tx.one(change, params);
+    if (row !== undefined) await tx.run(INSERT_EVENT, values);
+    return row;
+  });
+}
+
+/**
+ * The {@link AuditEventStore} on `db`.
+ *
+ * @example
+ * ```ts
+ * const audit = auditEventStore(db);
+ * const { items } = await audit.list({ actorId: 'usr_9' }, { page: 1, pageSize: 20 });
+ * ```
+ */
+export function auditEventStore(db: Executor): AuditEventStore {
+  return {
+    record: async (event, now) =>
+      toAuditEvent((await db.one(`${INSERT_EVENT} RETURNING *`, eventParams(event, now)))!),
+    list: async (filter, page) => {
+      const conditions: string[] = [];
+      const params: unknown[] = [];
+      const where = (condition: string, value: unknown) => {
+        if (value === undefined) return;
+        conditions.push(condition);
+        params.push(value);
+      };
+      where('type = ?', filter.type);
+      where('user_id = ?', filter.userId);
+      where('actor_id = ?', filter.actorId);
+      where('application_id = ?', filter.applicationId);
+      where('created_at >= ?', filter.since);
+      where('created_at <= ?', filter.until);
+      const clause = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
+      const total = num((await db.one(`SELECT COUNT(*) AS n FROM audit_events ${clause}`, params))!.n);
+      const rows = await db.many(
+        `SELECT * FROM audit_events ${clause} ORDER BY created_at DESC, ${db.dialect.insertionOrder} DESC
+         LIMIT ? OFFSET ?`,
+        [...params, page.pageSize, (page.page - 1) * page.pageSize],
+      );
+      return { items: rows.map(toAuditEvent), page: page.page, pageSize: page.pageSize, total };
+    },
+  };
+}

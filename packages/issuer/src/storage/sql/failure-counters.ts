@@ -1,0 +1,52 @@
+/**
+ * Failure counters in fixed windows (the token-exchange failure limiter): one upsert counts a failure
+ * atomically, opening a new window when the previous one ended.
+ *
+ * @module
+ */
+import type { Executor } from '../executor.js';
+import { num, type Row } from '../rows.js';
+import type { FailureCounterStore, FailureWindow } from '../store.js';
+
+/**
+ * A `failure_counters` row (or the `count`, `ends_at` columns of a wider one) as its window.
+ *
+ * @example
+ * ```ts
+ * toWindow({ count: '3', ends_at: '160' }); // { count: 3, endsAt: 160 }
+ * ```
+ */
+export const toWindow = (row: Row): FailureWindow => ({ count: num(row.count), endsAt: num(row.ends_at) });
+
+/**
+ * The {@link FailureCounterStore} on `db`.
+ *
+ * @example
+ * ```ts
+ * const failures = failureCounterStore(db);
+ * const { count } = await failures.increment(digest, now, 300);
+ * ```
+ */
+export function failureCounterStore(db: Executor): FailureCounterStore {
+  return {
+    get: async (key, now) => {
+      const row = await db.one('SELECT count, ends_at FROM failure_counters WHERE key = ? AND ends_at > ?', [
+        key,
+        now,
+      ]);
+      return row && toWindow(row);
+    },
+    increment: async (key, now, window) =>
+      toWindow(
+        (await db.one(
+          `INSERT INTO failure_counters (key, count, ends_at) VALUES (?, 1, ?)
+           ON CONFLICT (key) DO UPDATE SET
+             count = CASE WHEN failure_counters.ends_at <= ? THEN 1 ELSE failure_counters.count + 1 END,
+             ends_at = CASE WHEN failure_counters.ends_at <= ? THEN excluded.ends_at ELSE failure_counters.ends_at END
+           RETURNING count, ends_at`,
+          [key, now + window, now, now],
+        ))!,
+      ),
+    purgeExpired: (now) => db.run('DELETE FROM failure_counters WHERE ends_at <= ?', [now]),
+  };
+}

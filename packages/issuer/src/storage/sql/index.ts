@@ -1,0 +1,70 @@
+/**
+ * The SQL store: every sub-store written once over an {@link Executor}, and assembled with the parts
+ * only a driver can provide (migration locking, the exclusive lock, key-change announcements, closing).
+ * `drivers/sqlite.ts` and `drivers/postgres.ts` are the two drivers.
+ *
+ * @module
+ */
+import type { Executor } from '../executor.js';
+import type { Store } from '../store.js';
+import { applicationStore } from './applications.js';
+import { auditEventStore } from './audit-events.js';
+import { failureCounterStore } from './failure-counters.js';
+import { payloadStore } from './payloads.js';
+import { personalAccessTokenStore } from './personal-access-tokens.js';
+import { resourceStore } from './resources.js';
+import { roleStore } from './roles.js';
+import { settingStore } from './settings.js';
+import { type KeyChanges, signingKeyStore } from './signing-keys.js';
+import { subjectTokenStore } from './subject-tokens.js';
+import { tokenRequestStore } from './token-requests.js';
+import { userStore } from './users.js';
+
+/**
+ * What a driver adds to the SQL store.
+ *
+ * @example
+ * ```ts
+ * const parts: DriverParts = {
+ *   driver: 'sqlite', multiNode: false, keyChanges, migrate: () => applyMigrations(db),
+ *   exclusive: (name, fn) => queue(name, fn), close: async () => db.close(),
+ * };
+ * ```
+ */
+export interface DriverParts extends Pick<Store, 'driver' | 'multiNode' | 'migrate' | 'exclusive' | 'close'> {
+  readonly keyChanges: KeyChanges;
+}
+
+/**
+ * A {@link Store} on `db`.
+ *
+ * @example
+ * ```ts
+ * const store = createSqlStore(executor, parts);
+ * await store.migrate();
+ * ```
+ */
+export function createSqlStore(db: Executor, parts: DriverParts): Store {
+  return {
+    driver: parts.driver,
+    multiNode: parts.multiNode,
+    migrate: () => parts.migrate(),
+    exclusive: (name, fn) => parts.exclusive(name, fn),
+    ping: async () => {
+      await db.one('SELECT 1');
+    },
+    close: () => parts.close(),
+    users: userStore(db),
+    applications: applicationStore(db),
+    resources: resourceStore(db),
+    roles: roleStore(db),
+    keys: signingKeyStore(db, parts.keyChanges),
+    settings: settingStore(db),
+    payloads: payloadStore(db),
+    subjectTokens: subjectTokenStore(db),
+    personalAccessTokens: personalAccessTokenStore(db),
+    auditEvents: auditEventStore(db),
+    failures: failureCounterStore(db),
+    tokenRequests: tokenRequestStore(db),
+  };
+}

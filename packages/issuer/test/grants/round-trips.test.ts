@@ -1,0 +1,109 @@
+/**
+ * Round trips to PostgreSQL per token request, counted at the `pg` client (every `query` a
+ * connection sends is one round trip): client credentials take one (the client, the resource and its
+ * role scopes in one read), a token exchange two (that read with the failure window, the subject token
+ * or PAT and its user, then the consume or use together with the audit event). The answers and the
+ * audit trail are what the other suites check; here, what they cost.
+ */
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { tokenRequest } from '../helpers/agent.js';
+import {
+  ACCESS_TOKEN_TYPE,
+  exchange,
+  loadExchangeWorld,
+  mintSubjectToken,
+  PAT_TOKEN_TYPE,
+  userId,
+} from '../helpers/exchange.js';
+import { loadWorld, ORDERS, SECRETS } from '../helpers/fixtures.js';
+import { adminToken, api, startIssuer, type TestIssuer } from '../helpers/issuer.js';
+
+describe('postgres: round trips per token request', () => {
+  let t: TestIssuer;
+  let admin: string;
+  let alice: string;
+
+  beforeAll(async () => {
+    // No key polling: nothing but the requests themselves talks to the database while counting.
+    t = await startIssuer('postgres', { keys: { reloadInterval: 0 } });
+    await loadWorld(t);
+    await loadExchangeWorld(t);
+    admin = await adminToken(t);
+    alice = await userId(t, 'alice');
+  });
+  afterAll(() => t.close());
+  afterEach(() => vi.restoreAllMocks());
+
+  /** The queries sent while `request` runs, and its response. */
+  async function counted<T>(request: () => Promise<T>): Promise<{ result: T; queries: string[] }> {
+    const queries: string[] = [];
+    const original = pg.Client.prototype.query;
+    vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+      const config = args[0] as string | { text?: string };
+      queries.push(typeof config === 'string' ? config : String(config.text));
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as never);
+    const result = await request();
+    vi.restoreAllMocks();
+    return { result, queries };
+  }
+
+  const clientCredentials = () =>
+    tokenRequest(
+      t.baseUrl,
+      { grant_type: 'client_credentials', resource: ORDERS, scope: 'read:orders' },
+      { clientId: 'worker', clientSecret: SECRETS.worker },
+    );
+
+  it('client credentials: one round trip', async () => {
+    // Warm both instances (each opens pool connections on first use).
+    for (let i = 0; i < 2; i++) expect((await clientCredentials()).status).toBe(200);
+    for (let i = 0; i < 4; i++) {
+      const { result, queries } = await counted(clientCredentials);
+      expect(result.status).toBe(200);
+      expect(queries).toHaveLength(1);
+    }
+  });
+
+  it('token exchange of a subject token: two round trips, the second consuming and auditing', async () => {
+    const tokens = await Promise.all(
+      Array.from({ length: 6 }, () => mintSubjectToken(t, admin, { userId: alice })),
+    );
+    const exchangeOf = (token: string) => () =>
+      exchange(t, {
+        subject_token: token,
+        subject_token_type: ACCESS_TOKEN_TYPE,
+        resource: ORDERS,
+        scope: 'read:orders',
+      });
+    for (const token of tokens.slice(0, 2)) expect((await exchangeOf(token)()).status).toBe(200);
+    for (const token of tokens.slice(2)) {
+      const { result, queries } = await counted(exchangeOf(token));
+      expect(result.status).toBe(200);
+      expect(queries).toHaveLength(2);
+      expect(queries[1]).toMatch(/^WITH changed AS \(UPDATE subject_tokens[\s\S]*INSERT INTO audit_events/);
+    }
+    // Still single use: a replay is refused (and costs more, which is fine).
+    const replay = await exchangeOf(tokens[5]!)();
+    expect(replay.status).toBe(400);
+    expect(replay.body.error_description).toContain('already been used');
+  });
+
+  it('token exchange of a personal access token: two round trips', async () => {
+    const dave = await userId(t, 'dave');
+    const created = await api(t, admin, 'POST', `/users/${dave}/personal-access-tokens`, { name: 'rt' });
+    expect(created.status).toBe(201);
+    const exchangePat = () =>
+      exchange(t, {
+        subject_token: created.body.value,
+        subject_token_type: PAT_TOKEN_TYPE,
+        resource: ORDERS,
+      });
+    for (let i = 0; i < 2; i++) expect((await exchangePat()).status).toBe(200);
+    const { result, queries } = await counted(exchangePat);
+    expect(result.status).toBe(200);
+    expect(queries).toHaveLength(2);
+    expect(queries[1]).toMatch(/^WITH changed AS \(UPDATE personal_access_tokens/);
+  });
+});
