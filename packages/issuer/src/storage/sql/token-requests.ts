@@ -2,8 +2,9 @@
  * One read for a token request: the client's application, the resource, the scopes of it that the
  * application's or the user's roles grant, the open failure window, the subject token or personal
  * access token presented and its user — a single `SELECT` of outer joins on a one-row base, with one
- * row per granted scope (everything else repeats). On PostgreSQL that is one round trip where these
- * lookups took five or six.
+ * row per granted scope (everything else repeats). Only the parts a query asks for are joined and
+ * selected, so the statement has a handful of shapes, each prepared once. On PostgreSQL that is one
+ * round trip where these lookups took three (client credentials) to six (token exchange).
  *
  * @module
  */
@@ -21,56 +22,88 @@ import type { TokenRequestQuery, TokenRequestRecords, TokenRequestStore } from '
 import { toWindow } from './failure-counters.js';
 import { grantsOf } from './roles.js';
 
-/** Table alias, table, and the columns read from it (selected as `<alias>_<column>`). */
-const PARTS = [
-  ['a', 'applications'],
-  ['r', 'resources'],
-  ['t', 'subject_tokens'],
-  ['p', 'personal_access_tokens'],
-  ['u', 'users'],
-] as const;
+/** A value to look up; no stored value holds U+0000, so such a value matches nothing (as `NULL` does). */
+const lookup = (value: string | undefined): string | null =>
+  value === undefined || value.includes('\0') ? null : value;
 
-const SELECT = [
-  ...PARTS.flatMap(([alias, table]) =>
-    COLUMNS[table].map((column) => `${alias}.${column} AS ${alias}_${column}`),
-  ),
-  'f.count AS f_count',
-  'f.ends_at AS f_ends_at',
-].join(', ');
-
-const FROM = `FROM (SELECT 1 AS one) q
-  LEFT JOIN applications a ON a.id = ?
-  LEFT JOIN resources r ON r.indicator = ?
-  LEFT JOIN failure_counters f ON f.key = ? AND f.ends_at > ?
-  LEFT JOIN subject_tokens t ON t.token_hash = ?
-  LEFT JOIN personal_access_tokens p ON p.token_hash = ?
-  LEFT JOIN users u ON u.id = coalesce(t.user_id, p.user_id, ?)`;
-
-/** The statement per `scopesOf`: without scopes, or joined with the grants of the application or user. */
-function statement(db: Executor, scopesOf: TokenRequestQuery['scopesOf']): string {
-  if (scopesOf === undefined) return `SELECT ${SELECT}, NULL AS granted ${FROM}`;
-  const [holders, column, holder] =
-    scopesOf === 'application'
-      ? ['application_roles', 'application_id', 'a']
-      : ['user_roles', 'user_id', 'u'];
-  return `SELECT ${SELECT}, s.name AS granted ${FROM}
-    LEFT JOIN ${grantsOf(holders)} ON h.${column} = ${holder}.id AND s.resource_id = r.id
-    ORDER BY s.name ${db.dialect.binary}`;
+/** One outer join of the read: its alias, the columns it selects, its join and the join's parameters. */
+interface Part {
+  readonly alias: string;
+  readonly columns: readonly string[];
+  readonly join: string;
+  readonly params: readonly unknown[];
 }
 
-/** The columns of one alias, unprefixed; `undefined` when its outer join matched nothing. */
-function part<T>(row: Row | undefined, alias: string, map: (row: Row) => T): T | undefined {
-  if (row === undefined || row[`${alias}_id`] == null) return undefined;
+const part = (alias: string, columns: readonly string[], join: string, params: readonly unknown[]): Part => ({
+  alias,
+  columns,
+  join,
+  params,
+});
+
+/** The statement and parameters of `query`: only the parts it asks for are joined and selected. */
+function statement(db: Executor, query: TokenRequestQuery): { sql: string; params: unknown[] } {
+  const parts: Part[] = [];
+  const { applicationId, indicator, failureKey, subjectTokenHash, personalAccessTokenHash, userId } = query;
+  if (applicationId !== undefined)
+    parts.push(part('a', COLUMNS.applications, 'applications a ON a.id = ?', [lookup(applicationId)]));
+  if (indicator !== undefined)
+    parts.push(part('r', COLUMNS.resources, 'resources r ON r.indicator = ?', [lookup(indicator)]));
+  if (failureKey !== undefined)
+    parts.push(
+      part('f', ['key', 'count', 'ends_at'], 'failure_counters f ON f.key = ? AND f.ends_at > ?', [
+        lookup(failureKey),
+        query.now,
+      ]),
+    );
+  if (subjectTokenHash !== undefined)
+    parts.push(
+      part('t', COLUMNS.subject_tokens, 'subject_tokens t ON t.token_hash = ?', [lookup(subjectTokenHash)]),
+    );
+  if (personalAccessTokenHash !== undefined)
+    parts.push(
+      part('p', COLUMNS.personal_access_tokens, 'personal_access_tokens p ON p.token_hash = ?', [
+        lookup(personalAccessTokenHash),
+      ]),
+    );
+  // The user: the owner of the token found, else `userId`.
+  const owners = [
+    ...(subjectTokenHash === undefined ? [] : ['t.user_id']),
+    ...(personalAccessTokenHash === undefined ? [] : ['p.user_id']),
+    ...(userId === undefined ? [] : ['?']),
+  ];
+  if (owners.length > 0) {
+    const owner = owners.length === 1 ? owners[0] : `coalesce(${owners.join(', ')})`;
+    parts.push(
+      part('u', COLUMNS.users, `users u ON u.id = ${owner}`, userId === undefined ? [] : [lookup(userId)]),
+    );
+  }
+  const holder = query.scopesOf === 'application' ? 'a' : 'u';
+  const grants =
+    query.scopesOf !== undefined && indicator !== undefined && parts.some((p) => p.alias === holder)
+      ? `LEFT JOIN ${grantsOf(holder === 'a' ? 'application_roles' : 'user_roles')}
+           ON h.${holder === 'a' ? 'application_id' : 'user_id'} = ${holder}.id AND s.resource_id = r.id
+         ORDER BY s.name ${db.dialect.binary}`
+      : '';
+  const select = parts.flatMap(({ alias, columns }) =>
+    columns.map((column) => `${alias}.${column} AS ${alias}_${column}`),
+  );
+  return {
+    sql: `SELECT ${[...select, grants === '' ? 'NULL AS granted' : 's.name AS granted'].join(', ')}
+      FROM (SELECT 1 AS one) q ${parts.map(({ join }) => `LEFT JOIN ${join}`).join(' ')} ${grants}`,
+    params: parts.flatMap(({ params }) => params),
+  };
+}
+
+/** The columns of one alias, unprefixed; `undefined` when it was not read or its outer join matched nothing. */
+function found<T>(row: Row | undefined, alias: string, key: string, map: (row: Row) => T): T | undefined {
+  if (row === undefined || row[`${alias}_${key}`] == null) return undefined;
   const prefix = `${alias}_`;
   const own: Row = {};
   for (const [key, value] of Object.entries(row))
     if (key.startsWith(prefix)) own[key.slice(prefix.length)] = value;
   return map(own);
 }
-
-/** A value to look up; no stored value holds U+0000, so such a value matches nothing (as `NULL` does). */
-const lookup = (value: string | undefined): string | null =>
-  value === undefined || value.includes('\0') ? null : value;
 
 /**
  * The {@link TokenRequestStore} on `db`.
@@ -86,26 +119,18 @@ const lookup = (value: string | undefined): string | null =>
 export function tokenRequestStore(db: Executor): TokenRequestStore {
   return {
     read: async (query) => {
-      const rows = await db.many(statement(db, query.scopesOf), [
-        lookup(query.applicationId),
-        lookup(query.indicator),
-        lookup(query.failureKey),
-        query.now,
-        lookup(query.subjectTokenHash),
-        lookup(query.personalAccessTokenHash),
-        lookup(query.userId),
-      ]);
+      const { sql, params } = statement(db, query);
+      const rows = await db.many(sql, params);
       const first = rows[0];
       const granted = rows.flatMap((row) => (row.granted == null ? [] : [String(row.granted)]));
       const records: TokenRequestRecords = {
-        application: part(first, 'a', toApplication),
-        resource: part(first, 'r', toResource),
+        application: found(first, 'a', 'id', toApplication),
+        resource: found(first, 'r', 'id', toResource),
         grantedScopes: [...new Set(granted)],
-        failures:
-          first?.f_count == null ? undefined : toWindow({ count: first.f_count, ends_at: first.f_ends_at }),
-        subjectToken: part(first, 't', toSubjectToken),
-        personalAccessToken: part(first, 'p', toPersonalAccessToken),
-        user: part(first, 'u', toUser),
+        failures: found(first, 'f', 'key', toWindow),
+        subjectToken: found(first, 't', 'id', toSubjectToken),
+        personalAccessToken: found(first, 'p', 'id', toPersonalAccessToken),
+        user: found(first, 'u', 'id', toUser),
       };
       return records;
     },
