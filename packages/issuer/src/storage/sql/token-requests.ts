@@ -26,82 +26,92 @@ import { grantsOf } from './roles.js';
 const lookup = (value: string | undefined): string | null =>
   value === undefined || value.includes('\0') ? null : value;
 
-/** One outer join of the read: its alias, the columns it selects, its join and the join's parameters. */
-interface Part {
-  readonly alias: string;
-  readonly columns: readonly string[];
-  readonly join: string;
-  readonly params: readonly unknown[];
-}
+/** The parts a read may join: alias, the columns it selects (as `<alias>_<column>`), the join. */
+const PARTS = {
+  a: { columns: COLUMNS.applications, join: 'applications a ON a.id = ?' },
+  r: { columns: COLUMNS.resources, join: 'resources r ON r.indicator = ?' },
+  f: { columns: ['key', 'count', 'ends_at'], join: 'failure_counters f ON f.key = ? AND f.ends_at > ?' },
+  t: { columns: COLUMNS.subject_tokens, join: 'subject_tokens t ON t.token_hash = ?' },
+  p: { columns: COLUMNS.personal_access_tokens, join: 'personal_access_tokens p ON p.token_hash = ?' },
+  u: { columns: COLUMNS.users, join: 'users u ON u.id = ' },
+} as const satisfies Record<string, { columns: readonly string[]; join: string }>;
+type Alias = keyof typeof PARTS;
+/** Per part: each selected name and its column. */
+const names = (alias: Alias) =>
+  PARTS[alias].columns.map((column): readonly [name: string, column: string] => [
+    `${alias}_${column}`,
+    column,
+  ]);
+const NAMES: Record<Alias, ReadonlyArray<readonly [name: string, column: string]>> = {
+  a: names('a'),
+  r: names('r'),
+  f: names('f'),
+  t: names('t'),
+  p: names('p'),
+  u: names('u'),
+};
 
-const part = (alias: string, columns: readonly string[], join: string, params: readonly unknown[]): Part => ({
-  alias,
-  columns,
-  join,
-  params,
-});
+/** The statement of each shape of query (which parts, whose scopes), built once. */
+const statements = new Map<string, string>();
 
-/** The statement and parameters of `query`: only the parts it asks for are joined and selected. */
-function statement(db: Executor, query: TokenRequestQuery): { sql: string; params: unknown[] } {
-  const parts: Part[] = [];
-  const { applicationId, indicator, failureKey, subjectTokenHash, personalAccessTokenHash, userId } = query;
-  if (applicationId !== undefined)
-    parts.push(part('a', COLUMNS.applications, 'applications a ON a.id = ?', [lookup(applicationId)]));
-  if (indicator !== undefined)
-    parts.push(part('r', COLUMNS.resources, 'resources r ON r.indicator = ?', [lookup(indicator)]));
-  if (failureKey !== undefined)
-    parts.push(
-      part('f', ['key', 'count', 'ends_at'], 'failure_counters f ON f.key = ? AND f.ends_at > ?', [
-        lookup(failureKey),
-        query.now,
-      ]),
-    );
-  if (subjectTokenHash !== undefined)
-    parts.push(
-      part('t', COLUMNS.subject_tokens, 'subject_tokens t ON t.token_hash = ?', [lookup(subjectTokenHash)]),
-    );
-  if (personalAccessTokenHash !== undefined)
-    parts.push(
-      part('p', COLUMNS.personal_access_tokens, 'personal_access_tokens p ON p.token_hash = ?', [
-        lookup(personalAccessTokenHash),
-      ]),
-    );
-  // The user: the owner of the token found, else `userId`.
+/**
+ * The statement of `query`: only the parts it asks for are joined and selected. The user is the
+ * owner of the token found, else `userId`; the scopes are joined when the holder and the resource are.
+ */
+function statement(db: Executor, query: TokenRequestQuery, aliases: readonly Alias[]): string {
+  const shape = `${db.dialect.name} ${aliases.join('')} ${query.userId === undefined ? '' : 'id'} ${query.scopesOf}`;
+  let sql = statements.get(shape);
+  if (sql !== undefined) return sql;
   const owners = [
-    ...(subjectTokenHash === undefined ? [] : ['t.user_id']),
-    ...(personalAccessTokenHash === undefined ? [] : ['p.user_id']),
-    ...(userId === undefined ? [] : ['?']),
+    ...(aliases.includes('t') ? ['t.user_id'] : []),
+    ...(aliases.includes('p') ? ['p.user_id'] : []),
+    ...(query.userId === undefined ? [] : ['?']),
   ];
-  if (owners.length > 0) {
-    const owner = owners.length === 1 ? owners[0] : `coalesce(${owners.join(', ')})`;
-    parts.push(
-      part('u', COLUMNS.users, `users u ON u.id = ${owner}`, userId === undefined ? [] : [lookup(userId)]),
-    );
-  }
-  const holder = query.scopesOf === 'application' ? 'a' : 'u';
-  const grants =
-    query.scopesOf !== undefined && indicator !== undefined && parts.some((p) => p.alias === holder)
-      ? `LEFT JOIN ${grantsOf(holder === 'a' ? 'application_roles' : 'user_roles')}
-           ON h.${holder === 'a' ? 'application_id' : 'user_id'} = ${holder}.id AND s.resource_id = r.id
-         ORDER BY s.name ${db.dialect.binary}`
-      : '';
-  const select = parts.flatMap(({ alias, columns }) =>
-    columns.map((column) => `${alias}.${column} AS ${alias}_${column}`),
+  const joins = aliases.map((alias) =>
+    alias !== 'u'
+      ? PARTS[alias].join
+      : `${PARTS.u.join}${owners.length === 1 ? owners[0] : `coalesce(${owners.join(', ')})`}`,
   );
-  return {
-    sql: `SELECT ${[...select, grants === '' ? 'NULL AS granted' : 's.name AS granted'].join(', ')}
-      FROM (SELECT 1 AS one) q ${parts.map(({ join }) => `LEFT JOIN ${join}`).join(' ')} ${grants}`,
-    params: parts.flatMap(({ params }) => params),
-  };
+  const holder = query.scopesOf === 'application' ? 'a' : 'u';
+  const scoped = query.scopesOf !== undefined && aliases.includes('r') && aliases.includes(holder);
+  const select = aliases.flatMap((alias) =>
+    NAMES[alias].map(([name, column]) => `${alias}.${column} AS ${name}`),
+  );
+  sql = `SELECT ${[...select, scoped ? 's.name AS granted' : 'NULL AS granted'].join(', ')}
+    FROM (SELECT 1 AS one) q ${joins.map((join) => `LEFT JOIN ${join}`).join(' ')}`;
+  if (scoped) {
+    sql += ` LEFT JOIN ${grantsOf(holder === 'a' ? 'application_roles' : 'user_roles')}
+      ON h.${holder === 'a' ? 'application_id' : 'user_id'} = ${holder}.id AND s.resource_id = r.id
+      ORDER BY s.name ${db.dialect.binary}`;
+  }
+  statements.set(shape, sql);
+  return sql;
 }
 
-/** The columns of one alias, unprefixed; `undefined` when it was not read or its outer join matched nothing. */
-function found<T>(row: Row | undefined, alias: string, key: string, map: (row: Row) => T): T | undefined {
-  if (row === undefined || row[`${alias}_${key}`] == null) return undefined;
-  const prefix = `${alias}_`;
+/** The parts `query` asks for, in join order, and the parameters of their joins. */
+function partsOf(query: TokenRequestQuery): { aliases: Alias[]; params: unknown[] } {
+  const aliases: Alias[] = [];
+  const params: unknown[] = [];
+  const add = (alias: Alias, ...values: unknown[]) => {
+    aliases.push(alias);
+    params.push(...values);
+  };
+  if (query.applicationId !== undefined) add('a', lookup(query.applicationId));
+  if (query.indicator !== undefined) add('r', lookup(query.indicator));
+  if (query.failureKey !== undefined) add('f', lookup(query.failureKey), query.now);
+  if (query.subjectTokenHash !== undefined) add('t', lookup(query.subjectTokenHash));
+  if (query.personalAccessTokenHash !== undefined) add('p', lookup(query.personalAccessTokenHash));
+  if (query.userId !== undefined) add('u', lookup(query.userId));
+  else if (aliases.includes('t') || aliases.includes('p')) add('u');
+  return { aliases, params };
+}
+
+/** The columns of one part, unprefixed and mapped; `undefined` when its outer join matched nothing. */
+function found<T>(row: Row | undefined, alias: Alias, map: (row: Row) => T): T | undefined {
+  const names = NAMES[alias];
+  if (row === undefined || row[names[0]![0]] == null) return undefined;
   const own: Row = {};
-  for (const [key, value] of Object.entries(row))
-    if (key.startsWith(prefix)) own[key.slice(prefix.length)] = value;
+  for (const [name, column] of names) own[column] = row[name];
   return map(own);
 }
 
@@ -119,18 +129,18 @@ function found<T>(row: Row | undefined, alias: string, key: string, map: (row: R
 export function tokenRequestStore(db: Executor): TokenRequestStore {
   return {
     read: async (query) => {
-      const { sql, params } = statement(db, query);
-      const rows = await db.many(sql, params);
+      const { aliases, params } = partsOf(query);
+      const rows = await db.many(statement(db, query, aliases), params);
       const first = rows[0];
       const granted = rows.flatMap((row) => (row.granted == null ? [] : [String(row.granted)]));
       const records: TokenRequestRecords = {
-        application: found(first, 'a', 'id', toApplication),
-        resource: found(first, 'r', 'id', toResource),
+        application: aliases.includes('a') ? found(first, 'a', toApplication) : undefined,
+        resource: aliases.includes('r') ? found(first, 'r', toResource) : undefined,
         grantedScopes: [...new Set(granted)],
-        failures: found(first, 'f', 'key', toWindow),
-        subjectToken: found(first, 't', 'id', toSubjectToken),
-        personalAccessToken: found(first, 'p', 'id', toPersonalAccessToken),
-        user: found(first, 'u', 'id', toUser),
+        failures: aliases.includes('f') ? found(first, 'f', toWindow) : undefined,
+        subjectToken: aliases.includes('t') ? found(first, 't', toSubjectToken) : undefined,
+        personalAccessToken: aliases.includes('p') ? found(first, 'p', toPersonalAccessToken) : undefined,
+        user: aliases.includes('u') ? found(first, 'u', toUser) : undefined,
       };
       return records;
     },
