@@ -298,16 +298,19 @@ async function exchange(ctx: KoaContextWithOIDC, context: GrantContext, attempt:
     await subject.spend();
     throw err;
   }
-  attempt.details.scope = minted.granted.join(' ');
-  attempt.details.jti = minted.token.jti;
-  attempt.details.tokenType = minted.token.tokenType;
-  // One statement: the token is consumed and the success recorded, or neither (another redemption won).
+  // One statement: the token is consumed and the success recorded, or neither (another redemption
+  // won: the token just signed is dropped unsent, and the refusal is audited without its jti).
   const event = context.audit.prepare({
     type: 'token_exchange.succeeded',
     applicationId: client.clientId,
     userId: attempt.userId,
     actorId: attempt.actorId,
-    details: attempt.details,
+    details: {
+      ...attempt.details,
+      scope: minted.granted.join(' '),
+      jti: minted.token.jti,
+      tokenType: minted.token.tokenType,
+    },
   });
   await subject.use(event);
   audited.add(ctx);

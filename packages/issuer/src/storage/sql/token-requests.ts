@@ -2,8 +2,9 @@
  * One read for a token request: the client's application, the resource, the scopes of it that the
  * application's or the user's roles grant, the open failure window, the subject token or personal
  * access token presented and its user — a single `SELECT` of outer joins on a one-row base, with one
- * row per granted scope (everything else repeats). On PostgreSQL that is one round trip where these
- * lookups took five or six.
+ * row per granted scope (everything else repeats). Only the parts a query asks for are joined and
+ * selected, so the statement has a handful of shapes, each prepared once. On PostgreSQL that is one
+ * round trip where these lookups took three (client credentials) to six (token exchange).
  *
  * @module
  */
@@ -21,56 +22,98 @@ import type { TokenRequestQuery, TokenRequestRecords, TokenRequestStore } from '
 import { toWindow } from './failure-counters.js';
 import { grantsOf } from './roles.js';
 
-/** Table alias, table, and the columns read from it (selected as `<alias>_<column>`). */
-const PARTS = [
-  ['a', 'applications'],
-  ['r', 'resources'],
-  ['t', 'subject_tokens'],
-  ['p', 'personal_access_tokens'],
-  ['u', 'users'],
-] as const;
-
-const SELECT = [
-  ...PARTS.flatMap(([alias, table]) =>
-    COLUMNS[table].map((column) => `${alias}.${column} AS ${alias}_${column}`),
-  ),
-  'f.count AS f_count',
-  'f.ends_at AS f_ends_at',
-].join(', ');
-
-const FROM = `FROM (SELECT 1 AS one) q
-  LEFT JOIN applications a ON a.id = ?
-  LEFT JOIN resources r ON r.indicator = ?
-  LEFT JOIN failure_counters f ON f.key = ? AND f.ends_at > ?
-  LEFT JOIN subject_tokens t ON t.token_hash = ?
-  LEFT JOIN personal_access_tokens p ON p.token_hash = ?
-  LEFT JOIN users u ON u.id = coalesce(t.user_id, p.user_id, ?)`;
-
-/** The statement per `scopesOf`: without scopes, or joined with the grants of the application or user. */
-function statement(db: Executor, scopesOf: TokenRequestQuery['scopesOf']): string {
-  if (scopesOf === undefined) return `SELECT ${SELECT}, NULL AS granted ${FROM}`;
-  const [holders, column, holder] =
-    scopesOf === 'application'
-      ? ['application_roles', 'application_id', 'a']
-      : ['user_roles', 'user_id', 'u'];
-  return `SELECT ${SELECT}, s.name AS granted ${FROM}
-    LEFT JOIN ${grantsOf(holders)} ON h.${column} = ${holder}.id AND s.resource_id = r.id
-    ORDER BY s.name ${db.dialect.binary}`;
-}
-
-/** The columns of one alias, unprefixed; `undefined` when its outer join matched nothing. */
-function part<T>(row: Row | undefined, alias: string, map: (row: Row) => T): T | undefined {
-  if (row === undefined || row[`${alias}_id`] == null) return undefined;
-  const prefix = `${alias}_`;
-  const own: Row = {};
-  for (const [key, value] of Object.entries(row))
-    if (key.startsWith(prefix)) own[key.slice(prefix.length)] = value;
-  return map(own);
-}
-
 /** A value to look up; no stored value holds U+0000, so such a value matches nothing (as `NULL` does). */
 const lookup = (value: string | undefined): string | null =>
   value === undefined || value.includes('\0') ? null : value;
+
+/** The parts a read may join: alias, the columns it selects (as `<alias>_<column>`), the join. */
+const PARTS = {
+  a: { columns: COLUMNS.applications, join: 'applications a ON a.id = ?' },
+  r: { columns: COLUMNS.resources, join: 'resources r ON r.indicator = ?' },
+  f: { columns: ['key', 'count', 'ends_at'], join: 'failure_counters f ON f.key = ? AND f.ends_at > ?' },
+  t: { columns: COLUMNS.subject_tokens, join: 'subject_tokens t ON t.token_hash = ?' },
+  p: { columns: COLUMNS.personal_access_tokens, join: 'personal_access_tokens p ON p.token_hash = ?' },
+  u: { columns: COLUMNS.users, join: 'users u ON u.id = ' },
+} as const satisfies Record<string, { columns: readonly string[]; join: string }>;
+type Alias = keyof typeof PARTS;
+/** Per part: each selected name and its column. */
+const names = (alias: Alias) =>
+  PARTS[alias].columns.map((column): readonly [name: string, column: string] => [
+    `${alias}_${column}`,
+    column,
+  ]);
+const NAMES: Record<Alias, ReadonlyArray<readonly [name: string, column: string]>> = {
+  a: names('a'),
+  r: names('r'),
+  f: names('f'),
+  t: names('t'),
+  p: names('p'),
+  u: names('u'),
+};
+
+/** The statement of each shape of query (which parts, whose scopes), built once. */
+const statements = new Map<string, string>();
+
+/**
+ * The statement of `query`: only the parts it asks for are joined and selected. The user is the
+ * owner of the token found, else `userId`; the scopes are joined when the holder and the resource are.
+ */
+function statement(db: Executor, query: TokenRequestQuery, aliases: readonly Alias[]): string {
+  const shape = `${db.dialect.name} ${aliases.join('')} ${query.userId === undefined ? '' : 'id'} ${query.scopesOf}`;
+  let sql = statements.get(shape);
+  if (sql !== undefined) return sql;
+  const owners = [
+    ...(aliases.includes('t') ? ['t.user_id'] : []),
+    ...(aliases.includes('p') ? ['p.user_id'] : []),
+    ...(query.userId === undefined ? [] : ['?']),
+  ];
+  const joins = aliases.map((alias) =>
+    alias !== 'u'
+      ? PARTS[alias].join
+      : `${PARTS.u.join}${owners.length === 1 ? owners[0] : `coalesce(${owners.join(', ')})`}`,
+  );
+  const holder = query.scopesOf === 'application' ? 'a' : 'u';
+  const scoped = query.scopesOf !== undefined && aliases.includes('r') && aliases.includes(holder);
+  const select = aliases.flatMap((alias) =>
+    NAMES[alias].map(([name, column]) => `${alias}.${column} AS ${name}`),
+  );
+  sql = `SELECT ${[...select, scoped ? 's.name AS granted' : 'NULL AS granted'].join(', ')}
+    FROM (SELECT 1 AS one) q ${joins.map((join) => `LEFT JOIN ${join}`).join(' ')}`;
+  if (scoped) {
+    sql += ` LEFT JOIN ${grantsOf(holder === 'a' ? 'application_roles' : 'user_roles')}
+      ON h.${holder === 'a' ? 'application_id' : 'user_id'} = ${holder}.id AND s.resource_id = r.id
+      ORDER BY s.name ${db.dialect.binary}`;
+  }
+  statements.set(shape, sql);
+  return sql;
+}
+
+/** The parts `query` asks for, in join order, and the parameters of their joins. */
+function partsOf(query: TokenRequestQuery): { aliases: Alias[]; params: unknown[] } {
+  const aliases: Alias[] = [];
+  const params: unknown[] = [];
+  const add = (alias: Alias, ...values: unknown[]) => {
+    aliases.push(alias);
+    params.push(...values);
+  };
+  if (query.applicationId !== undefined) add('a', lookup(query.applicationId));
+  if (query.indicator !== undefined) add('r', lookup(query.indicator));
+  if (query.failureKey !== undefined) add('f', lookup(query.failureKey), query.now);
+  if (query.subjectTokenHash !== undefined) add('t', lookup(query.subjectTokenHash));
+  if (query.personalAccessTokenHash !== undefined) add('p', lookup(query.personalAccessTokenHash));
+  if (query.userId !== undefined) add('u', lookup(query.userId));
+  else if (aliases.includes('t') || aliases.includes('p')) add('u');
+  return { aliases, params };
+}
+
+/** The columns of one part, unprefixed and mapped; `undefined` when its outer join matched nothing. */
+function found<T>(row: Row | undefined, alias: Alias, map: (row: Row) => T): T | undefined {
+  const names = NAMES[alias];
+  if (row === undefined || row[names[0]![0]] == null) return undefined;
+  const own: Row = {};
+  for (const [name, column] of names) own[column] = row[name];
+  return map(own);
+}
 
 /**
  * The {@link TokenRequestStore} on `db`.
@@ -86,26 +129,18 @@ const lookup = (value: string | undefined): string | null =>
 export function tokenRequestStore(db: Executor): TokenRequestStore {
   return {
     read: async (query) => {
-      const rows = await db.many(statement(db, query.scopesOf), [
-        lookup(query.applicationId),
-        lookup(query.indicator),
-        lookup(query.failureKey),
-        query.now,
-        lookup(query.subjectTokenHash),
-        lookup(query.personalAccessTokenHash),
-        lookup(query.userId),
-      ]);
+      const { aliases, params } = partsOf(query);
+      const rows = await db.many(statement(db, query, aliases), params);
       const first = rows[0];
       const granted = rows.flatMap((row) => (row.granted == null ? [] : [String(row.granted)]));
       const records: TokenRequestRecords = {
-        application: part(first, 'a', toApplication),
-        resource: part(first, 'r', toResource),
+        application: aliases.includes('a') ? found(first, 'a', toApplication) : undefined,
+        resource: aliases.includes('r') ? found(first, 'r', toResource) : undefined,
         grantedScopes: [...new Set(granted)],
-        failures:
-          first?.f_count == null ? undefined : toWindow({ count: first.f_count, ends_at: first.f_ends_at }),
-        subjectToken: part(first, 't', toSubjectToken),
-        personalAccessToken: part(first, 'p', toPersonalAccessToken),
-        user: part(first, 'u', toUser),
+        failures: aliases.includes('f') ? found(first, 'f', toWindow) : undefined,
+        subjectToken: aliases.includes('t') ? found(first, 't', toSubjectToken) : undefined,
+        personalAccessToken: aliases.includes('p') ? found(first, 'p', toPersonalAccessToken) : undefined,
+        user: aliases.includes('u') ? found(first, 'u', toUser) : undefined,
       };
       return records;
     },
