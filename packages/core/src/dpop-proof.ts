@@ -21,7 +21,6 @@
  * @module
  */
 import { createPublicKey, hash, type KeyObject } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import { NonceSource } from './dpop-nonce.js';
 import type { ResolvedDpopOptions } from './dpop-options.js';
 import {
@@ -129,7 +128,8 @@ export class DpopProofChecker {
   readonly #options: ResolvedDpopOptions;
   readonly #context: ErrorContext;
   readonly #nonces: NonceSource | undefined;
-  readonly #headers = new LRUCache<string, ProofHeader>({ max: HEADER_MEMO_MAX });
+  /** Decoded headers by their encoded form; cleared when full (a few clients' keys are the normal case). */
+  readonly #headers = new Map<string, ProofHeader>();
 
   constructor(options: ResolvedDpopOptions, context: ErrorContext) {
     this.#options = options;
@@ -196,6 +196,7 @@ export class DpopProofChecker {
     const imported = importProofKey(raw.jwk, alg as Algorithm);
     if (imported === undefined) throw this.#fail('dpop_key');
     const header: ProofHeader = Object.freeze({ alg: alg as Algorithm, ...imported });
+    if (this.#headers.size >= HEADER_MEMO_MAX) this.#headers.clear();
     this.#headers.set(encoded, header);
     return header;
   }

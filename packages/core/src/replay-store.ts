@@ -88,7 +88,7 @@ export class MemoryReplayStore implements ReplayStore {
 
   record(id: string, expiresAt: number): boolean {
     const now = Date.now();
-    const held = this.#seen.get(id);
+    const held = this.#seen.peek(id);
     if (held !== undefined && held > now) return false;
     if (expiresAt > now) this.#seen.set(id, expiresAt);
     else if (held !== undefined) this.#seen.delete(id);

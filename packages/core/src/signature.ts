@@ -30,17 +30,10 @@ const HASH: Readonly<Record<Algorithm, string | null>> = {
 const EC_SIZE: Partial<Record<Algorithm, number>> = { ES256: 32, ES384: 48, ES512: 66 };
 const PSS_SALT: Partial<Record<Algorithm, number>> = { PS256: 32, PS384: 48, PS512: 64 };
 
-/** Encode one unsigned big-endian integer as a DER INTEGER (minimal, with a 0x00 pad when the top bit is set). */
-function derInteger(bytes: Uint8Array, start: number, end: number): Buffer {
+/** Where one R or S value starts once leading zero bytes are dropped (at least one byte stays). */
+function firstByte(bytes: Uint8Array, start: number, end: number): number {
   while (start < end - 1 && bytes[start] === 0) start++;
-  const pad = (bytes[start]! & 0x80) !== 0 ? 1 : 0;
-  const len = end - start + pad;
-  const out = Buffer.allocUnsafe(2 + len);
-  out[0] = 0x02;
-  out[1] = len;
-  if (pad) out[2] = 0;
-  out.set(bytes.subarray(start, end), 2 + pad);
-  return out;
+  return start;
 }
 
 function isZero(bytes: Uint8Array, start: number, end: number): boolean {
@@ -48,15 +41,39 @@ function isZero(bytes: Uint8Array, start: number, end: number): boolean {
   return true;
 }
 
-/** Convert a JWS ECDSA signature (R‖S) to DER, or `undefined` when its length or values are invalid. */
+/**
+ * Convert a JWS ECDSA signature (R‖S) to DER, or `undefined` when its length or values are invalid.
+ * Each integer is minimal, with a 0x00 pad when its top bit is set; one allocation in all.
+ */
 export function ecdsaToDer(signature: Uint8Array, size: number): Buffer | undefined {
   if (signature.length !== size * 2) return undefined;
   if (isZero(signature, 0, size) || isZero(signature, size, size * 2)) return undefined;
-  const r = derInteger(signature, 0, size);
-  const s = derInteger(signature, size, size * 2);
-  const body = r.length + s.length;
-  const head = body < 0x80 ? Buffer.from([0x30, body]) : Buffer.from([0x30, 0x81, body]);
-  return Buffer.concat([head, r, s], head.length + body);
+  const r = firstByte(signature, 0, size);
+  const s = firstByte(signature, size, size * 2);
+  const rPad = signature[r]! & 0x80 ? 1 : 0;
+  const sPad = signature[s]! & 0x80 ? 1 : 0;
+  const rLen = size - r + rPad;
+  const sLen = size * 2 - s + sPad;
+  const body = 4 + rLen + sLen;
+  const head = body < 0x80 ? 2 : 3;
+  const out = Buffer.alloc(head + body);
+  out[0] = 0x30;
+  if (head === 2) out[1] = body;
+  else {
+    out[1] = 0x81;
+    out[2] = body;
+  }
+  let at = head;
+  out[at++] = 0x02;
+  out[at++] = rLen;
+  at += rPad;
+  out.set(signature.subarray(r, size), at);
+  at += size - r;
+  out[at++] = 0x02;
+  out[at++] = sLen;
+  at += sPad;
+  out.set(signature.subarray(s, size * 2), at);
+  return out;
 }
 
 /**
