@@ -32,8 +32,9 @@ export interface ReplayStore {
    * Record `id` until `expiresAt`, atomically: of several concurrent calls with the same `id` (in this
    * process or any other sharing the store), exactly one resolves `true`.
    *
-   * @param id - an opaque identifier of the proof (base64url, at most 64 characters), already scoped
-   *   to the proof's key: stores need not hash or prefix it, beyond their own namespace.
+   * @param id - an opaque identifier of the proof, already scoped to the proof's key: its RFC 7638
+   *   thumbprint (43 base64url characters) followed by the proof's `jti` (1–256 characters chosen by the
+   *   client, so any characters). Stores need not hash or prefix it, beyond their own namespace.
    * @param expiresAt - milliseconds since the epoch after which the proof can no longer be accepted,
    *   so the record may be dropped.
    * @returns `true` when `id` was not recorded (the proof is fresh), `false` when it was (a replay).

@@ -124,7 +124,8 @@ describe('DpopProofChecker', () => {
       const k = makeKey(alg, `dpop-${alg}`);
       const checked = check(makeProof({ key: k, token }));
       expect(checked.jkt).toBe(await thumbprintOf(k));
-      expect(checked.replayId).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(checked.replayId.startsWith(checked.jkt)).toBe(true);
+      expect(checked.replayId.length).toBeGreaterThan(43);
     });
   }
 
