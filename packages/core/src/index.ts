@@ -61,7 +61,7 @@ export {
   ReplayStoreUnavailableError,
   UseDpopNonceError,
 } from './errors.js';
-export { rejectUnknownKeys as rejectUnknownOptions } from './internal/known-keys.js';
+export { closest as closestName, rejectUnknownKeys as rejectUnknownOptions } from './internal/known-keys.js';
 export type { KeySetStats } from './jwks.js';
 export {
   type CacheOptions,

@@ -1,6 +1,21 @@
 /** Unknown option keys and their suggestions (src/internal/known-keys.ts). */
 import { describe, expect, it } from 'vitest';
-import { closest, rejectUnknownKeys } from '../../src/internal/known-keys.js';
+import { closest, editDistance, rejectUnknownKeys } from '../../src/internal/known-keys.js';
+
+describe('editDistance', () => {
+  it.each([
+    ['baseURL', 'baseUrl', 0],
+    ['', 'port', 4],
+    ['port', '', 4],
+    ['prot', 'port', 1], // a swap of neighbours
+    ['gracePeriode', 'gracePeriod', 1],
+    ['kitten', 'sitting', 3],
+    ['dataDir', 'database', 4],
+  ])('%s → %s = %i', (a, b, distance) => {
+    expect(editDistance(a, b)).toBe(distance);
+    expect(editDistance(b, a)).toBe(distance);
+  });
+});
 
 describe('closest', () => {
   it('suggests plausible typos only', () => {
