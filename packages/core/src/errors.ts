@@ -306,17 +306,29 @@ export class UseDpopNonceError extends AuthError {
 }
 
 /**
- * 503 with `Retry-After`: no usable signing key can be had because discovery or the JWKS endpoint is
- * unreachable. The resource server fails closed, and never blames the client with a 401.
+ * 503 with `Retry-After` and no challenge: something the resource server needs to decide is down, so
+ * it fails closed — never a 2xx, and never a 401 that would blame the client. The body says
+ * `temporarily_unavailable`; the `cause` (kept out of the serialized form) says why.
+ *
+ * @example
+ * ```ts
+ * import { UnavailableError } from '@gatehouse/core';
+ *
+ * if (err instanceof UnavailableError) metrics.increment('auth.unavailable', { reason: err.reason });
+ * ```
  */
-export class KeysUnavailableError extends AuthError {
+export abstract class UnavailableError extends AuthError {
   readonly status = 503;
   readonly code = undefined;
-  declare readonly reason: 'jwks_unavailable';
-  /** Seconds after which a retry may succeed. */
+  /** Seconds after which a retry may succeed (at least 1). */
   readonly retryAfter: number;
-  constructor(retryAfter: number, context?: ErrorContext, options?: { cause?: unknown }) {
-    super('jwks_unavailable', context);
+  constructor(
+    reason: 'jwks_unavailable' | 'replay_store_unavailable',
+    retryAfter: number,
+    context?: ErrorContext,
+    options?: { cause?: unknown },
+  ) {
+    super(reason, context);
     this.retryAfter = Math.max(1, Math.ceil(retryAfter));
     if (options?.cause !== undefined)
       Object.defineProperty(this, 'cause', { value: options.cause, enumerable: false });
@@ -333,28 +345,24 @@ export class KeysUnavailableError extends AuthError {
 }
 
 /**
+ * 503 with `Retry-After`: no usable signing key can be had because discovery or the JWKS endpoint is
+ * unreachable. The resource server fails closed, and never blames the client with a 401.
+ */
+export class KeysUnavailableError extends UnavailableError {
+  declare readonly reason: 'jwks_unavailable';
+  constructor(retryAfter: number, context?: ErrorContext, options?: { cause?: unknown }) {
+    super('jwks_unavailable', retryAfter, context, options);
+  }
+}
+
+/**
  * 503 with `Retry-After: 1`: the DPoP replay store failed (e.g. Redis is down), so a proof cannot be
  * known to be fresh. The resource server fails closed rather than accept a possible replay.
  */
-export class ReplayStoreUnavailableError extends AuthError {
-  readonly status = 503;
-  readonly code = undefined;
+export class ReplayStoreUnavailableError extends UnavailableError {
   declare readonly reason: 'replay_store_unavailable';
-  /** Seconds after which a retry may succeed. */
-  readonly retryAfter = 1;
   constructor(context?: ErrorContext, options?: { cause?: unknown }) {
-    super('replay_store_unavailable', context);
-    if (options?.cause !== undefined)
-      Object.defineProperty(this, 'cause', { value: options.cause, enumerable: false });
-  }
-  override get wwwAuthenticate(): undefined {
-    return undefined;
-  }
-  override get headers(): Readonly<Record<string, string>> {
-    return { 'retry-after': String(this.retryAfter) };
-  }
-  override toJSON(): { error: string; error_description: string } {
-    return { error: 'temporarily_unavailable', error_description: this.description };
+    super('replay_store_unavailable', 1, context, options);
   }
 }
 

@@ -59,6 +59,7 @@ export {
   MissingTokenError,
   type OAuthErrorCode,
   ReplayStoreUnavailableError,
+  UnavailableError,
   UseDpopNonceError,
 } from './errors.js';
 export { closest as closestName, rejectUnknownKeys as rejectUnknownOptions } from './internal/known-keys.js';
