@@ -13,6 +13,7 @@
  * @module
  */
 import { type ErrorContext, InvalidRequestError } from './errors.js';
+import { countHeaderLines } from './internal/headers.js';
 import type { TokenSourceOptions } from './options.js';
 import type { RequestLike } from './types.js';
 
@@ -49,17 +50,6 @@ function trimOws(value: string): string {
   while (start < end && isOws(value.charCodeAt(start))) start++;
   while (end > start && isOws(value.charCodeAt(end - 1))) end--;
   return start === 0 && end === value.length ? value : value.slice(start, end);
-}
-
-/** How many `Authorization` lines the raw headers hold (Node keeps only the first in `headers`). */
-function countAuthorization(raw: readonly string[] | undefined): number {
-  if (raw === undefined) return 0;
-  let n = 0;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.length === 13 && name.toLowerCase() === 'authorization') n++;
-  }
-  return n;
 }
 
 const present = (token: unknown): boolean => token !== undefined && token !== '';
@@ -112,7 +102,7 @@ export function findCredentials(
 
   const authorizations = req.headers.authorization;
   if (
-    countAuthorization(req.rawHeaders) > 1 ||
+    countHeaderLines(req.rawHeaders, 'authorization') > 1 ||
     (Array.isArray(authorizations) && authorizations.length > 1)
   ) {
     throw badRequest('multiple_tokens');

@@ -30,6 +30,7 @@ import {
   UseDpopNonceError,
 } from './errors.js';
 import { decodeBase64url } from './internal/base64url.js';
+import { countHeaderLines } from './internal/headers.js';
 import { parseJsonObject } from './internal/json.js';
 import { type KeyEntry, keyMatchesAlgorithm } from './jwk.js';
 import { verifySignature } from './signature.js';
@@ -74,15 +75,7 @@ const REFUSED_HEADER = ['crit', 'b64', 'enc', 'zip'];
  * (two header lines, an array, or a comma-joined value), or one over the size cap.
  */
 export function readProof(req: RequestLike, maxLength: number, context: ErrorContext): string {
-  const raw = req.rawHeaders;
-  if (raw !== undefined) {
-    let n = 0;
-    for (let i = 0; i < raw.length; i += 2) {
-      const name = raw[i]!;
-      if (name.length === 4 && name.toLowerCase() === 'dpop') n++;
-    }
-    if (n > 1) throw new InvalidDpopProofError('dpop_multiple', context);
-  }
+  if (countHeaderLines(req.rawHeaders, 'dpop') > 1) throw new InvalidDpopProofError('dpop_multiple', context);
   const value: unknown = req.headers.dpop;
   if (Array.isArray(value)) {
     if (value.length > 1) throw new InvalidDpopProofError('dpop_multiple', context);
