@@ -5,7 +5,9 @@
  *
  * @module
  */
+
 import { DEFAULTS, type DpopMode, type MtlsMode, SUPPORTED_ALGORITHMS } from './defaults.js';
+import { fail } from './internal/fail.js';
 import { rejectUnknownKeys } from './internal/known-keys.js';
 import { MemoryReplayStore, type ReplayStore } from './replay-store.js';
 import type { Algorithm } from './types.js';
@@ -93,10 +95,6 @@ export interface ResolvedMtlsOptions {
   /** Lower-case header name, or `undefined` for the TLS connection. */
   readonly certificateHeader: string | undefined;
 }
-
-const fail = (option: string, must: string): never => {
-  throw new TypeError(`"${option}" option ${must}`);
-};
 
 function object(value: unknown, option: string): Record<string, unknown> {
   if (value === undefined) return {};

@@ -5,6 +5,7 @@
  *
  * @module
  */
+
 import { DEFAULTS, MAX_CLOCK_TOLERANCE, SUPPORTED_ALGORITHMS } from './defaults.js';
 import {
   type DpopOptions,
@@ -15,6 +16,7 @@ import {
   resolveMtlsOptions,
 } from './dpop-options.js';
 import type { KeySetError } from './errors.js';
+import { fail } from './internal/fail.js';
 import { rejectUnknownKeys } from './internal/known-keys.js';
 import { toScopeList } from './scopes.js';
 import type { AccessTokenClaims, Algorithm } from './types.js';
@@ -168,10 +170,6 @@ export interface ResolvedOptions {
   /** `undefined` when warnings are off. */
   readonly onWarning: ((warning: KeySetError) => void) | undefined;
 }
-
-const fail = (option: string, must: string): never => {
-  throw new TypeError(`"${option}" option ${must}`);
-};
 
 function stringList(value: unknown, option: string): string[] {
   const list = typeof value === 'string' ? [value] : value;

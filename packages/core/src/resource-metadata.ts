@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { fail } from './internal/fail.js';
 import { rejectUnknownKeys } from './internal/known-keys.js';
 import { isAllowedUrl, type ResolvedOptions, VERIFIER_OPTIONS, type VerifierOptions } from './options.js';
 import type { Verifier } from './verifier.js';
@@ -127,10 +128,6 @@ const METADATA_OPTIONS = Object.keys({
 } satisfies Record<keyof ResourceMetadataOptions, 1>);
 
 const BEARER_METHODS: readonly string[] = ['header', 'body', 'query'];
-
-const fail = (option: string, must: string): never => {
-  throw new TypeError(`"${option}" option ${must}`);
-};
 
 function url(value: unknown, option: string): string {
   if (typeof value !== 'string') return fail(option, 'must be an absolute URL string');
