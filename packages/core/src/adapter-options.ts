@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { TLSSocket } from 'node:tls';
 import { rejectUnknownKeys } from './internal/known-keys.js';
 import { VERIFIER_OPTIONS } from './options.js';
 import {
@@ -197,4 +198,17 @@ export function requestUrl(
   if (absolute === null || (absolute.protocol !== 'http:' && absolute.protocol !== 'https:'))
     return undefined;
   return `${base}${absolute.pathname}${absolute.search}`;
+}
+
+/**
+ * The client's TLS certificate (DER) on a Node socket, for certificate-bound tokens: `undefined` on a
+ * plain TCP socket, or when the client sent none. Shared by every framework adapter.
+ *
+ * @example
+ * ```ts
+ * const request: RequestLike = { headers: req.headers, clientCertificate: peerCertificate(req.socket) };
+ * ```
+ */
+export function peerCertificate(socket: unknown): Uint8Array | undefined {
+  return (socket as Partial<TLSSocket> | undefined)?.getPeerCertificate?.()?.raw;
 }

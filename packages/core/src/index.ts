@@ -17,6 +17,7 @@ export { actorChain, MAX_ACTOR_DEPTH, parseActor } from './actor.js';
 export {
   ADAPTER_DEFAULTS,
   type AdapterSwitches,
+  peerCertificate,
   type ResolvedAdapterOptions,
   requestUrl,
   resolveAdapterOptions,

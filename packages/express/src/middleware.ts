@@ -6,10 +6,10 @@
  * @module
  */
 
-import type { TLSSocket } from 'node:tls';
 import {
   isAuthError,
   MissingTokenError,
+  peerCertificate,
   type RequestLike,
   requestUrl,
   resolveAdapterOptions,
@@ -42,7 +42,7 @@ const toRequestLike = (req: Request, origin: string | undefined): RequestLike =>
     return requestUrl(origin, req.protocol, req.host, req.originalUrl);
   },
   get clientCertificate() {
-    return (req.socket as Partial<TLSSocket>).getPeerCertificate?.()?.raw;
+    return peerCertificate(req.socket);
   },
 });
 

@@ -7,10 +7,10 @@
  * @module
  */
 
-import type { TLSSocket } from 'node:tls';
 import {
   isAuthError,
   MissingTokenError,
+  peerCertificate,
   type RequestLike,
   type ResolvedAdapterOptions,
   requestUrl,
@@ -36,7 +36,7 @@ const toRequestLike = (request: FastifyRequest, origin: string | undefined): Req
     return requestUrl(origin, request.protocol, request.host, request.url);
   },
   get clientCertificate() {
-    return (request.raw.socket as Partial<TLSSocket>).getPeerCertificate?.()?.raw;
+    return peerCertificate(request.raw.socket);
   },
 });
 

@@ -6,10 +6,10 @@
  * @module
  */
 
-import type { TLSSocket } from 'node:tls';
 import {
   isAuthError,
   MissingTokenError,
+  peerCertificate,
   type RequestLike,
   requestUrl,
   resolveAdapterOptions,
@@ -42,7 +42,7 @@ const toRequestLike = (ctx: Context, origin: string | undefined): RequestLike =>
     return requestUrl(origin, ctx.protocol, ctx.host, ctx.originalUrl);
   },
   get clientCertificate() {
-    return (ctx.req.socket as Partial<TLSSocket>).getPeerCertificate?.()?.raw;
+    return peerCertificate(ctx.req.socket);
   },
 });
 
