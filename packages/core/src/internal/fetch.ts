@@ -75,6 +75,14 @@ const discard = (response: Response): void => {
   response.body?.cancel().catch(() => {});
 };
 
+/** Errors of a request whose reused connection was reset or closed before any response arrived. */
+const STALE_CONNECTION_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+const isStaleConnection = (error: unknown): boolean => {
+  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return typeof code === 'string' && STALE_CONNECTION_CODES.has(code);
+};
+
 const isTimeout = (error: unknown): boolean =>
   error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
 
@@ -115,15 +123,27 @@ export async function fetchJson(
   if (!isAllowedUrl(url, limits.allowInsecureHttp))
     throw new FetchFailure('insecure_url', 'the URL must use https: (http: only on loopback)', url);
   const signal = AbortSignal.timeout(limits.timeout);
-  const request = Promise.resolve().then(() =>
-    limits.fetch(url.href, { method: 'GET', headers: { accept }, redirect: 'manual', signal }),
-  );
+  const send = async (): Promise<Response> => {
+    const request = Promise.resolve().then(() =>
+      limits.fetch(url.href, { method: 'GET', headers: { accept }, redirect: 'manual', signal }),
+    );
+    try {
+      return await beforeAbort(request, signal);
+    } catch (error) {
+      // A response arriving after the deadline is discarded, so its connection is released.
+      if (signal.aborted) request.then(discard, () => {});
+      throw error;
+    }
+  };
   let response: Response;
   try {
-    response = await beforeAbort(request, signal);
+    response = await send().catch((error: unknown) => {
+      // A kept-alive connection the server closed while idle fails before any response: the GET is
+      // idempotent, so it is sent once more (on a new connection) within the same deadline.
+      if (signal.aborted || !isStaleConnection(error)) throw error;
+      return send();
+    });
   } catch (error) {
-    // A response arriving after the deadline is discarded, so its connection is released.
-    if (signal.aborted) request.then(discard, () => {});
     throw networkFailure(error, url, limits.timeout);
   }
   try {

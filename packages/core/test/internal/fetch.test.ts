@@ -4,6 +4,7 @@ import { json, refusedOrigin, startServer, status, type TestServer } from '../he
 
 let server: TestServer;
 let target: TestServer;
+const resets = { once: 0, always: 0 };
 
 beforeAll(async () => {
   target = await startServer({ '/jwks': json({ keys: [] }) });
@@ -18,6 +19,15 @@ beforeAll(async () => {
     '/redirect': status(302, { location: `${target.origin}/jwks` }),
     '/not-json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"keys": ['),
     '/hang': () => {},
+    // A connection closed before any response, as a server closing an idle kept-alive socket does.
+    '/reset-once': (req, res) => {
+      if (resets.once++ === 0) return void req.socket.destroy();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"keys":[]}');
+    },
+    '/reset-always': (req) => {
+      resets.always++;
+      req.socket.destroy();
+    },
     '/stall-body': (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"keys": [');
@@ -210,6 +220,23 @@ describe('fetchJson', () => {
     );
     expect(thrown.message).toBe('request failed');
     expect(thrown.code).toBe('connection_failed');
+  });
+});
+
+describe('fetchJson on a reset connection', () => {
+  it('sends the GET once more when the connection is closed before any response', async () => {
+    await expect(
+      fetchJson(new URL(`${server.origin}/reset-once`), limits({ allowInsecureHttp: true })),
+    ).resolves.toEqual({ keys: [] });
+    expect(resets.once).toBe(2);
+  });
+
+  it('retries only once: a server that always resets is a request failure', async () => {
+    const error = await failure(
+      fetchJson(new URL(`${server.origin}/reset-always`), limits({ allowInsecureHttp: true })),
+    );
+    expect(error.code).toBe('connection_failed');
+    expect(resets.always).toBe(2);
   });
 });
 
