@@ -27,18 +27,25 @@ export const FLAGS: Readonly<
 });
 
 /**
- * Options of the `token` command (not settings), by flag, and the name each is stored under.
+ * Options of one command (not settings), by flag: the name each is stored under in
+ * `ParsedArgs.options`, the command it belongs to, and whether it takes a value (`boolean` options
+ * take none: `--force`, or `--force=false`).
  *
  * @example
  * ```ts
- * TOKEN_OPTIONS['--pat']; // 'pat'
+ * COMMAND_OPTIONS['--pat']; // { name: 'pat', command: 'token', kind: 'string' }
  * ```
  */
-export const TOKEN_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
-  '--pat': 'pat',
-  '--resource': 'resource',
-  '--scope': 'scope',
-  '--client-id': 'clientId',
+export const COMMAND_OPTIONS: Readonly<
+  Record<string, { readonly name: string; readonly command: string; readonly kind: 'string' | 'boolean' }>
+> = Object.freeze({
+  '--pat': { name: 'pat', command: 'token', kind: 'string' },
+  '--resource': { name: 'resource', command: 'token', kind: 'string' },
+  '--scope': { name: 'scope', command: 'token', kind: 'string' },
+  '--client-id': { name: 'clientId', command: 'token', kind: 'string' },
+  '--from': { name: 'from', command: 'copy', kind: 'string' },
+  '--to': { name: 'to', command: 'copy', kind: 'string' },
+  '--force': { name: 'force', command: 'copy', kind: 'boolean' },
 });
 
 /**
@@ -55,15 +62,23 @@ export interface ParsedArgs {
   readonly flags: Readonly<Record<string, unknown>>;
   /** The flag that set each setting of `flags` (`port` → `--port`). */
   readonly flagNames: Readonly<Record<string, string>>;
-  /** Command options (`--pat`, `--resource` …), by name. */
+  /** Command options (`--pat`, `--force` …), by name; a boolean option is `'true'` or `'false'`. */
   readonly options: Readonly<Record<string, string>>;
+  /** The flag that set each command option (`pat` → `--pat`). */
+  readonly optionFlags: Readonly<Record<string, string>>;
   readonly config: string | undefined;
   readonly help: boolean;
   readonly version: boolean;
 }
 
 /** Every option name the CLI knows, for "did you mean …?". */
-const ALL_OPTIONS = [...Object.keys(FLAGS), ...Object.keys(TOKEN_OPTIONS), '--config', '--help', '--version'];
+const ALL_OPTIONS = [
+  ...Object.keys(FLAGS),
+  ...Object.keys(COMMAND_OPTIONS),
+  '--config',
+  '--help',
+  '--version',
+];
 
 /**
  * Parse `argv` (without the node and script entries). An unknown or incomplete option throws a
@@ -80,6 +95,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const flags: Record<string, unknown> = {};
   const flagNames: Record<string, string> = {};
   const options: Record<string, string> = {};
+  const optionFlags: Record<string, string> = {};
   let config: string | undefined;
   let help = false;
   let version = false;
@@ -91,11 +107,21 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       const [name, inline] = arg.includes('=')
         ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
         : [arg, undefined];
+      const option = COMMAND_OPTIONS[name];
+      if (option?.kind === 'boolean') {
+        if (inline !== undefined && !/^(?:true|false)$/.test(inline))
+          throw new ConfigError(name, 'takes no value (or =true / =false)');
+        options[option.name] = inline ?? 'true';
+        optionFlags[option.name] = name;
+        continue;
+      }
       const value = inline ?? argv[++i];
       if (value === undefined) throw new ConfigError(name, 'needs a value');
       if (name === '-c' || name === '--config') config = value;
-      else if (TOKEN_OPTIONS[name] !== undefined) options[TOKEN_OPTIONS[name]] = value;
-      else {
+      else if (option !== undefined) {
+        options[option.name] = value;
+        optionFlags[option.name] = name;
+      } else {
         const flag = FLAGS[name];
         if (flag === undefined)
           throw new ConfigError(name, `is not a known option${didYouMean(name, ALL_OPTIONS)} (see --help)`);
@@ -109,7 +135,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const grouped = words[0] === 'keys' || words[0] === 'admin';
   const command = grouped && words[1] !== undefined ? `${words[0]} ${words[1]}` : words[0];
   const positionals = words.slice(command?.includes(' ') ? 2 : 1);
-  return { command, positionals, flags, flagNames, options, config, help, version };
+  return { command, positionals, flags, flagNames, options, optionFlags, config, help, version };
 }
 
 /**
@@ -130,6 +156,10 @@ Commands:
   keys rotate        Rotate the signing key; the previous key stays published for keys.gracePeriod.
   admin reset-secret Issue a new secret for the administrator application and print it once (the old
                      one stops working). SQLite: with the issuer stopped; PostgreSQL: any time.
+  copy               Copy an issuer's data from SQLite into an empty PostgreSQL database, in one
+                     transaction, and check every table's count:
+                       gatehouse-issuer copy --from <sqlite file> --to <postgres url> [--force]
+                     --to may come from DATABASE_URL instead; --force replaces what the target holds.
   token              Exchange a personal access token at the running issuer and print the access token
                      (for testing an API with curl):
                        gatehouse-issuer token --pat <value> --resource <indicator> [--scope "a b"]
