@@ -5,26 +5,27 @@
  */
 import { ConfigError } from '../errors.js';
 import { didYouMean } from '../internal/suggest.js';
+import { CLI_SETTINGS, parseValue, type SettingKind, settingsHelp } from './settings.js';
 
 /**
- * Flags and the setting each sets.
+ * Flags and the setting each sets: every setting of {@link CLI_SETTINGS} that has a flag, and its
+ * aliases.
  *
  * @example
  * ```ts
  * FLAGS['--port']; // { setting: 'port', kind: 'integer' }
  * ```
  */
-export const FLAGS: Readonly<
-  Record<string, { readonly setting: string; readonly kind: 'string' | 'integer' }>
-> = Object.freeze({
-  '--base-url': { setting: 'baseUrl', kind: 'string' },
-  '--port': { setting: 'port', kind: 'integer' },
-  '--host': { setting: 'host', kind: 'string' },
-  '--data-dir': { setting: 'dataDir', kind: 'string' },
-  '--database': { setting: 'database', kind: 'string' },
-  '--database-url': { setting: 'database', kind: 'string' },
-  '--log-level': { setting: 'log.level', kind: 'string' },
-});
+export const FLAGS: Readonly<Record<string, { readonly setting: string; readonly kind: SettingKind }>> =
+  Object.freeze(
+    Object.fromEntries(
+      CLI_SETTINGS.flatMap((entry) =>
+        [entry.flag, ...(entry.aliases ?? [])]
+          .filter((flag) => flag !== undefined)
+          .map((flag) => [flag, { setting: entry.setting, kind: entry.kind }]),
+      ),
+    ),
+  );
 
 /**
  * Options of one command (not settings), by flag: the name each is stored under in
@@ -108,11 +109,18 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
         : [arg, undefined];
       const option = COMMAND_OPTIONS[name];
-      if (option?.kind === 'boolean') {
+      const flag = FLAGS[name];
+      if (flag?.kind === 'boolean' || option?.kind === 'boolean') {
+        // A boolean flag alone means true; `=true` / `=false` are accepted too.
         if (inline !== undefined && !/^(?:true|false)$/.test(inline))
           throw new ConfigError(name, 'takes no value (or =true / =false)');
-        options[option.name] = inline ?? 'true';
-        optionFlags[option.name] = name;
+        if (flag !== undefined) {
+          flags[flag.setting] = inline !== 'false';
+          flagNames[flag.setting] = name;
+        } else {
+          options[option!.name] = inline ?? 'true';
+          optionFlags[option!.name] = name;
+        }
         continue;
       }
       const value = inline ?? argv[++i];
@@ -122,12 +130,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         options[option.name] = value;
         optionFlags[option.name] = name;
       } else {
-        const flag = FLAGS[name];
         if (flag === undefined)
           throw new ConfigError(name, `is not a known option${didYouMean(name, ALL_OPTIONS)} (see --help)`);
-        if (flag.kind === 'integer' && !/^\d+$/.test(value))
-          throw new ConfigError(name, 'must be an integer');
-        flags[flag.setting] = flag.kind === 'integer' ? Number(value) : value;
+        flags[flag.setting] = parseValue(name, flag.kind, value);
         flagNames[flag.setting] = name;
       }
     } else words.push(arg);
@@ -170,19 +175,9 @@ Commands:
 
 Options:
   -c, --config <file>     JSON config file (default ./gatehouse-issuer.json when present; env GATEHOUSE_CONFIG)
-      --base-url <url>    Public URL, e.g. http://localhost:3001 (env GATEHOUSE_BASE_URL)
-      --port <n>          Port to listen on, default 3001 (env GATEHOUSE_PORT)
-      --host <host>       Interface to bind, default 127.0.0.1 (env GATEHOUSE_HOST)
-      --data-dir <dir>    Directory of the SQLite database, default ./.data (env GATEHOUSE_DATA_DIR)
-      --database <db>     SQLite file, :memory:, or postgres://user:pass@host:5432/db for several
-                          instances on one database (env GATEHOUSE_DATABASE or DATABASE_URL)
-      --database-url <u>  The same as --database (for a postgres:// URL)
-      --log-level <lvl>   fatal|error|warn|info|debug|trace|silent (env GATEHOUSE_LOG_LEVEL)
   -h, --help              Show this help.
   -v, --version           Show the version.
 
-Environment only: GATEHOUSE_ADMIN_CLIENT_ID and GATEHOUSE_ADMIN_CLIENT_SECRET fix the administrator
-credentials (otherwise they are generated and printed by start); GATEHOUSE_TRUST_PROXY=true trusts X-Forwarded-* headers; GATEHOUSE_KEY_ALGORITHM picks
-RS256 (default), PS256, ES256 or EdDSA for new keys; GATEHOUSE_POSTGRES_POOL_SIZE sets the PostgreSQL
-connections per process (default 10).
+${settingsHelp()}
+
 Logs are JSON lines on standard output; messages for people (banner, credentials) go to standard error.`;
