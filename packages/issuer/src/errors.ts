@@ -263,6 +263,37 @@ export class StoreConflictError extends Error {
 }
 
 /**
+ * Why `gatehouse-issuer copy` stopped without changing the target: `target_not_empty` (the target
+ * holds data and `--force` was not given), `count_mismatch` (a table's row count differs after the
+ * copy; the transaction was rolled back), or `source_missing` (no SQLite file at the path).
+ *
+ * @example
+ * ```ts
+ * const reason: CopyErrorReason = 'target_not_empty';
+ * ```
+ */
+export type CopyErrorReason = 'target_not_empty' | 'count_mismatch' | 'source_missing';
+
+/**
+ * A copy of one store into another was refused or undone; nothing was written to the target.
+ *
+ * @example
+ * ```ts
+ * import { CopyError } from '@gatehouse/issuer';
+ * try { await copyStore(source, target); } catch (err) { if (err instanceof CopyError) console.error(err.reason); }
+ * ```
+ */
+export class CopyError extends Error {
+  /** Stable machine reason. */
+  readonly reason: CopyErrorReason;
+  constructor(reason: CopyErrorReason, message: string) {
+    super(message);
+    this.name = 'CopyError';
+    this.reason = reason;
+  }
+}
+
+/**
  * The SQLite database file or its directory cannot be created, opened or written (permissions, a file
  * where a directory should be, a full disk …). The message names the path as it was given, and the
  * operating system's or SQLite's reason.

@@ -58,6 +58,8 @@ export {
   type AnyManagementError,
   ConfigError,
   ConflictError,
+  CopyError,
+  type CopyErrorReason,
   CustomClaimsError,
   type CustomClaimsFailure,
   DatabaseFileError,
@@ -86,6 +88,12 @@ export { MANAGEMENT_SCOPES } from './management/scopes.js';
 export { parseSeed, type SeedResult, seed } from './seed.js';
 export { createIssuer, type Issuer } from './server.js';
 export { createAdapter } from './storage/adapter.js';
+export {
+  COPIED_TABLES,
+  type CopyOptions,
+  type CopyReport,
+  copyStore,
+} from './storage/copy.js';
 export { openPostgresStore, type PostgresStoreOptions } from './storage/drivers/postgres.js';
 export { openSqliteStore, type SqliteStoreOptions } from './storage/drivers/sqlite.js';
 export type { DatabaseFileWarning } from './storage/drivers/sqlite-files.js';

@@ -6,43 +6,28 @@
  *
  * @module
  */
-import { createHmac } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createVerifier, type Verifier } from '@gatehouse/core';
 import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
-import { type BootstrapResult, bootstrap, markAdminSecretUsed, SETTING_KEYS } from './bootstrap.js';
-import { createProvider, toClientMetadata } from './config/provider.js';
+import { type BootstrapResult, markAdminSecretUsed } from './bootstrap.js';
 import { type IssuerConfig, type ResolvedConfig, resolveConfig } from './config/schema.js';
-import { type CustomClaims, createCustomClaims } from './customize/claims.js';
-import { type ClaimsRunner, createClaimsRunner } from './customize/runner.js';
-import { loadNonceSecret } from './dpop.js';
-import { ConfigError, ValidationError } from './errors.js';
+import { loadCustomClaims } from './customize/load.js';
 import { createFrontHandler } from './front.js';
 import { createFailureLimiter } from './grants/failure-limiter.js';
-import { registerGrants } from './grants/index.js';
 import { createInteractionRoutes } from './interactions/routes.js';
 import { createAuditTrail } from './internal/audit.js';
 import { epoch } from './internal/ids.js';
-import { closeServer, listenOn, stopStarting } from './internal/listen.js';
-import { generateSecret } from './internal/secrets.js';
-import { describeKey, type KeySet, loadKeySet, rotateSigningKey, type SigningKeyInfo } from './keys.js';
+import { createKeyLifecycle } from './key-lifecycle.js';
+import type { SigningKeyInfo } from './keys.js';
 import { createLogger } from './logger.js';
-import { applicationRoutes } from './management/applications.js';
-import { auditRoutes } from './management/audit-events.js';
-import { keyRoutes } from './management/keys.js';
-import { buildOpenApi } from './management/openapi.js';
-import { personalAccessTokenRoutes } from './management/personal-access-tokens.js';
-import { resourceRoutes } from './management/resources.js';
-import { roleRoutes } from './management/roles.js';
-import { createManagementRouter, type ManagementDeps, type RouteDef } from './management/router.js';
-import { buildSchemas } from './management/schemas.js';
-import { subjectTokenRoutes } from './management/subject-tokens.js';
-import { userRoutes } from './management/users.js';
+import { startMaintenance } from './maintenance.js';
+import { createManagementApi } from './management/api.js';
+import { buildOidc, type OidcInstance } from './oidc.js';
 import { type SeedResult, seed } from './seed.js';
-import { openStore } from './storage/open.js';
-import type { ApplicationRecord, Store } from './storage/store.js';
+import { createServing } from './serving.js';
+import { openConfiguredStore, prepare } from './startup.js';
+import type { Store } from './storage/store.js';
 
 /**
  * A running (or ready to run) issuer.
@@ -88,11 +73,6 @@ export interface Issuer {
   close(): Promise<void>;
 }
 
-const PURGE_INTERVAL_MS = 600_000;
-const SUBJECT_TOKEN_RETENTION_S = 86_400;
-
-const MAX_TIMER_MS = 2_147_483_647;
-
 /**
  * Create an issuer. Validates the configuration (a bad setting throws a `ConfigError` naming it),
  * opens and migrates the store, bootstraps, and loads or generates the signing keys.
@@ -112,21 +92,7 @@ export async function createIssuer(options: IssuerConfig): Promise<Issuer> {
   const config = resolveConfig(options);
   const log = createLogger(config);
   const ownsStore = config.store === undefined;
-  const store =
-    config.store ??
-    openStore(config.database, {
-      ...config.postgres,
-      onError: (err) =>
-        log.warn(
-          { event: 'store.connection_error', err: { message: err.message } },
-          'database connection error',
-        ),
-      onWarning: (warning) =>
-        log.warn(
-          { event: 'store.file_mode', path: warning.path, mode: `0${warning.mode.toString(8)}` },
-          warning.message,
-        ),
-    });
+  const store = config.store ?? openConfiguredStore(config, log);
   try {
     return await assemble(config, log, store, ownsStore);
   } catch (err) {
@@ -141,252 +107,68 @@ async function assemble(
   store: Store,
   ownsStore: boolean,
 ): Promise<Issuer> {
-  const migration = await store.migrate();
-  if (migration.applied.length > 0)
-    log.info({ event: 'store.migrated', applied: migration.applied }, 'database migrated');
-  if (!store.multiNode) {
-    log.info(
-      { event: 'store.single_node', driver: store.driver },
-      `${store.driver} storage is single-node: run one issuer process per database`,
-    );
-  } else {
-    log.info(
-      { event: 'store.multi_node', driver: store.driver },
-      `${store.driver} storage is shared: every issuer instance on this database serves as one`,
-    );
-  }
-  // Instances started together take turns: one creates the administrator and the first key, the
-  // others find them.
-  const { cookieKeys, admin, initialKeys } = await store.exclusive('start', async () => {
-    const cookieKeys =
-      config.cookieKeys ??
-      (JSON.parse(
-        await store.settings.setIfAbsent(SETTING_KEYS.cookieKeys, JSON.stringify([generateSecret()])),
-      ) as string[]);
-    const admin = await bootstrap(store, config, epoch());
-    return { cookieKeys, admin, initialKeys: await loadKeySet(store, config, epoch()) };
-  });
-  const dpopNonceSecret = await loadNonceSecret(store);
-  const csrfKey = createHmac('sha256', cookieKeys[0]!).update('gatehouse-issuer:csrf').digest();
-  if (admin.created)
-    log.info(
-      { event: 'bootstrap.admin_created', clientId: admin.adminClientId },
-      'administrator application created',
-    );
-
+  const { cookieKeys, admin, initialKeys, dpopNonceSecret, csrfKey } = await prepare(config, log, store);
   const audit = createAuditTrail(store, log, epoch);
-  let runner: ClaimsRunner | undefined;
-  let customClaims: CustomClaims | undefined;
-  if (config.customJwtClaims !== undefined) {
-    runner = createClaimsRunner(config.customJwtClaims);
-    if (!(await runner.ready())) {
-      await runner.close();
-      throw new ConfigError(
-        'customJwtClaims.module',
-        `must be an ES module exporting a function getCustomJwtClaims (${config.customJwtClaims.module} could not be loaded)`,
-      );
-    }
-    customClaims = createCustomClaims({ runner, store, onError: config.customJwtClaims.onError, log });
-    log.info(
-      {
-        event: 'custom_claims.loaded',
-        timeout: config.customJwtClaims.timeout,
-        workers: config.customJwtClaims.workers,
-      },
-      'custom JWT claims function loaded',
-    );
-  }
-  let keys: KeySet = initialKeys;
-  let provider: Provider;
-  let callback: (req: IncomingMessage, res: ServerResponse) => void;
-  let verifier: Verifier;
-  let actorVerifier: Verifier;
+  const claims = await loadCustomClaims(config, store, log);
   const limiter = createFailureLimiter(
     { maxFailures: config.tokenExchange.maxFailures, window: config.tokenExchange.failureWindow },
     store.failures,
   );
-
-  const adminAuthenticated = markAdminSecretUsed(store, admin, log);
-
-  const build = () => {
-    provider = createProvider({ config, store, keys, cookieKeys, dpopNonceSecret, log, customClaims });
-    (provider.on as (event: string, listener: typeof adminAuthenticated) => unknown).call(
-      provider,
-      'grant.success', // a token issued: for the administrator, its secret has been used
-      adminAuthenticated,
-    );
-    // The issuer's own keys, served in-process: no network round-trip to itself, hence http is safe here.
-    const ownKeys = {
-      issuer: config.issuer,
-      strict: true,
-      jwksUri: `${config.issuer}/jwks`,
-      // Asked on an unknown kid: on a shared store, another instance may have rotated a moment ago.
-      fetch: async () => {
-        if (store.multiNode) await refreshKeys().catch(() => false);
-        return new Response(JSON.stringify(keys.jwks), { headers: { 'content-type': 'application/json' } });
-      },
-      allowInsecureHttp: true,
-    } as const;
-    verifier = createVerifier({
-      ...ownKeys,
-      audience: config.managementAudience,
-      realm: 'gatehouse-management',
+  const onGrant = markAdminSecretUsed(store, admin, log);
+  const common = { config, store, log, cookieKeys, dpopNonceSecret, customClaims: claims?.customClaims };
+  const build = (): OidcInstance =>
+    buildOidc({
+      ...common,
+      keys: keys.current(),
+      audit,
+      limiter,
+      onGrant,
+      currentKeys: () => keys.current(),
+      refreshKeys: () => keys.refresh(),
     });
-    // JWT actor tokens must be addressed to the issuer itself (see grants/actor-token.ts).
-    actorVerifier = createVerifier({ ...ownKeys, audience: config.issuer, cache: false });
-    registerGrants(provider, { store, config, log, audit, limiter, actorVerifier: () => actorVerifier });
-    callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => void;
-  };
-  build();
-
-  let expiryTimer: NodeJS.Timeout | undefined;
-  const scheduleExpiry = () => {
-    clearTimeout(expiryTimer);
-    if (keys.nextExpiry === undefined) return;
-    const delay = Math.min(MAX_TIMER_MS, Math.max(1_000, (keys.nextExpiry - epoch() + 1) * 1000));
-    expiryTimer = setTimeout(
-      () =>
-        void refreshKeys().catch((err) =>
-          log.error({ event: 'keys.reload_failed', err: { message: (err as Error).message } }),
-        ),
-      delay,
-    );
-    expiryTimer.unref();
-  };
-  scheduleExpiry();
-
-  async function reloadKeys(): Promise<boolean> {
-    const next = await loadKeySet(store, config, epoch());
-    if (next.fingerprint === keys.fingerprint) return false;
-    keys = next;
-    build();
-    scheduleExpiry();
-    log.info({ event: 'keys.reloaded', kids: keys.signing.map((key) => key.kid) }, 'signing keys reloaded');
-    return true;
-  }
-
-  let reloading: Promise<boolean> | undefined;
-  let queued: Promise<boolean> | undefined;
-  /**
-   * Re-read the keys. Concurrent callers share one read, and every caller's read starts after it
-   * called, so a JWKS served after another instance's rotation committed includes the new key.
-   */
-  function refreshKeys(): Promise<boolean> {
-    if (reloading === undefined) {
-      reloading = reloadKeys().finally(() => {
-        reloading = undefined;
-      });
-      return reloading;
-    }
-    queued ??= reloading
-      .catch(() => false)
-      .then(() => {
-        queued = undefined;
-        return refreshKeys();
-      });
-    return queued;
-  }
-  const keysFailed = (err: unknown) =>
-    log.warn({ event: 'keys.reload_failed', err: { message: (err as Error).message } });
-  // Rotations through other instances: announced at once (PostgreSQL NOTIFY), polled as a fallback.
-  const unwatchKeys = store.keys.watch(() => void refreshKeys().catch(keysFailed));
-
-  async function rotateKeys(): Promise<SigningKeyInfo> {
-    const key = await rotateSigningKey(store, config, epoch());
-    await reloadKeys();
-    log.info({ event: 'keys.rotated', kid: key.kid }, 'signing key rotated');
-    return describeKey(key);
-  }
-
-  const validateApplication = async (app: ApplicationRecord) => {
-    try {
-      await provider.Client.validate(toClientMetadata(app, keys.signing[0]!.alg));
-    } catch (err) {
-      const description =
-        (err as { error_description?: string }).error_description ?? 'invalid client metadata';
-      throw new ValidationError('Invalid application', [{ path: 'body', message: description }]);
-    }
-  };
-
-  const schemas = buildSchemas(config);
-  const deps: ManagementDeps = {
-    audit,
+  const keys = createKeyLifecycle({
     config,
     store,
     log,
-    schemas,
-    now: epoch,
+    initial: initialKeys,
+    onChange: () => (oidc = build()),
+  });
+  let oidc = build();
+
+  const validateApplication = (app: Parameters<OidcInstance['validateApplication']>[0]) =>
+    oidc.validateApplication(app);
+  const management = createManagementApi({
+    config,
+    store,
+    log,
+    audit,
+    validateApplication,
+    verifier: () => oidc.verifier,
     rotateKeys: async () => {
-      await rotateKeys();
+      await keys.rotate();
       return (await store.keys.list()).find((key) => key.status === 'active')!;
     },
-    validateApplication,
-  };
-  const routes: RouteDef[] = [
-    ...userRoutes(deps),
-    ...applicationRoutes(deps),
-    ...resourceRoutes(deps),
-    ...roleRoutes(deps),
-    ...keyRoutes(deps),
-    ...personalAccessTokenRoutes(deps),
-    ...subjectTokenRoutes(deps),
-    ...auditRoutes(deps),
-  ];
-  let openapi: unknown;
-  const management = createManagementRouter({
-    deps,
-    routes,
-    verifier: () => verifier,
-    openapi: () => {
-      openapi ??= buildOpenApi(config, routes, schemas);
-      return openapi;
-    },
   });
-  const interactions = createInteractionRoutes({ config, store, log, provider: () => provider, csrfKey });
-
+  const interactions = createInteractionRoutes({
+    config,
+    store,
+    log,
+    provider: () => oidc.provider,
+    csrfKey,
+  });
   const handler = createFrontHandler({
     config,
     store,
     log,
-    oidc: () => callback,
-    refreshJwks: () => refreshKeys().then(() => undefined, keysFailed),
+    oidc: () => oidc.callback,
+    refreshJwks: keys.refreshQuietly,
     interactions,
     management,
   });
+  const stopMaintenance = startMaintenance(store, log);
 
-  const purgeTimer = setInterval(() => {
-    const failed = (err: unknown) =>
-      log.warn({ event: 'purge_failed', err: { message: (err as Error).message } });
-    store.payloads.purgeExpired(epoch()).catch(failed);
-    // Expired subject tokens are kept a day so a late replay is still explained ("expired", not "unknown").
-    store.subjectTokens.purgeExpired(epoch() - SUBJECT_TOKEN_RETENTION_S).catch(failed);
-    store.failures.purgeExpired(epoch()).catch(failed);
-  }, PURGE_INTERVAL_MS);
-  purgeTimer.unref();
-  let reloadTimer: NodeJS.Timeout | undefined;
-  if (config.keys.reloadInterval > 0) {
-    reloadTimer = setInterval(() => {
-      refreshKeys().catch(keysFailed);
-    }, config.keys.reloadInterval * 1000);
-    reloadTimer.unref();
-  }
-
-  const servers = new Set<Server>();
+  const servers = createServing(handler, config, log);
   let closed = false;
-  const serve = (server: Server): AddressInfo => {
-    if (closed) throw new Error('the issuer is closed');
-    const address = server.address();
-    if (address === null || typeof address === 'string')
-      throw new TypeError('serve() needs a server listening on a TCP port');
-    stopStarting(server);
-    server.on('request', handler);
-    servers.add(server);
-    log.info(
-      { event: 'listening', host: address.address, port: address.port, issuer: config.issuer },
-      'issuer listening',
-    );
-    return address;
-  };
 
   return {
     config,
@@ -395,28 +177,22 @@ async function assemble(
     log,
     admin,
     get provider() {
-      return provider;
+      return oidc.provider;
     },
     handler,
-    jwks: () => keys.jwks as unknown as { keys: Record<string, unknown>[] },
-    async listen(port = config.port, host = config.host) {
-      const server = createServer();
-      await listenOn(server, port, host);
-      return serve(server);
-    },
-    serve,
-    rotateKeys,
-    reloadKeys,
+    jwks: () => keys.current().jwks as unknown as { keys: Record<string, unknown>[] },
+    listen: servers.listen,
+    serve: servers.serve,
+    rotateKeys: keys.rotate,
+    reloadKeys: keys.reload,
     seed: (document) => seed({ store, config, now: epoch(), validateApplication }, document),
     async close() {
       if (closed) return;
       closed = true;
-      clearInterval(purgeTimer);
-      clearInterval(reloadTimer);
-      clearTimeout(expiryTimer);
-      unwatchKeys();
-      await Promise.all([...servers].map(closeServer));
-      await runner?.close();
+      stopMaintenance();
+      keys.close();
+      await servers.close();
+      await claims?.runner.close();
       if (ownsStore) await store.close();
     },
   };

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENVIRONMENT } from '../src/cli/config.js';
+import { CLI_SETTINGS } from '../src/cli/settings.js';
 import { DEFAULTS } from '../src/config/defaults.js';
 import { RESERVED_CLAIMS } from '../src/customize/types.js';
 import { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES } from '../src/grants/token-exchange.js';
@@ -57,6 +58,17 @@ describe('docs/issuer.md', () => {
     expect(row(setting), `row for ${setting}`).toBeDefined();
     expect(row(setting)!.split('|')[2]).toContain(`\`${value}\``);
   });
+
+  it.each(CLI_SETTINGS.map((entry) => [entry.setting, entry] as const))(
+    'gives %s its flag and environment variables',
+    (setting, entry) => {
+      const cells = row(setting)?.split('|') ?? [];
+      expect(cells, `row for ${setting}`).toHaveLength(7);
+      for (const flag of [entry.flag, ...(entry.aliases ?? [])])
+        expect(cells[4]).toContain(flag === undefined ? '—' : `\`${flag}\``);
+      for (const variable of entry.env) expect(cells[5]).toContain(`\`${variable}\``);
+    },
+  );
 
   it('lists every Management API scope', () => {
     for (const scope of MANAGEMENT_SCOPES) expect(doc).toContain(`\`${scope.name}\``);

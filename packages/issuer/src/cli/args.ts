@@ -5,40 +5,48 @@
  */
 import { ConfigError } from '../errors.js';
 import { didYouMean } from '../internal/suggest.js';
+import { CLI_SETTINGS, parseValue, type SettingKind, settingsHelp } from './settings.js';
 
 /**
- * Flags and the setting each sets.
+ * Flags and the setting each sets: every setting of {@link CLI_SETTINGS} that has a flag, and its
+ * aliases.
  *
  * @example
  * ```ts
  * FLAGS['--port']; // { setting: 'port', kind: 'integer' }
  * ```
  */
-export const FLAGS: Readonly<
-  Record<string, { readonly setting: string; readonly kind: 'string' | 'integer' }>
-> = Object.freeze({
-  '--base-url': { setting: 'baseUrl', kind: 'string' },
-  '--port': { setting: 'port', kind: 'integer' },
-  '--host': { setting: 'host', kind: 'string' },
-  '--data-dir': { setting: 'dataDir', kind: 'string' },
-  '--database': { setting: 'database', kind: 'string' },
-  '--database-url': { setting: 'database', kind: 'string' },
-  '--log-level': { setting: 'log.level', kind: 'string' },
-});
+export const FLAGS: Readonly<Record<string, { readonly setting: string; readonly kind: SettingKind }>> =
+  Object.freeze(
+    Object.fromEntries(
+      CLI_SETTINGS.flatMap((entry) =>
+        [entry.flag, ...(entry.aliases ?? [])]
+          .filter((flag) => flag !== undefined)
+          .map((flag) => [flag, { setting: entry.setting, kind: entry.kind }]),
+      ),
+    ),
+  );
 
 /**
- * Options of the `token` command (not settings), by flag, and the name each is stored under.
+ * Options of one command (not settings), by flag: the name each is stored under in
+ * `ParsedArgs.options`, the command it belongs to, and whether it takes a value (`boolean` options
+ * take none: `--force`, or `--force=false`).
  *
  * @example
  * ```ts
- * TOKEN_OPTIONS['--pat']; // 'pat'
+ * COMMAND_OPTIONS['--pat']; // { name: 'pat', command: 'token', kind: 'string' }
  * ```
  */
-export const TOKEN_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
-  '--pat': 'pat',
-  '--resource': 'resource',
-  '--scope': 'scope',
-  '--client-id': 'clientId',
+export const COMMAND_OPTIONS: Readonly<
+  Record<string, { readonly name: string; readonly command: string; readonly kind: 'string' | 'boolean' }>
+> = Object.freeze({
+  '--pat': { name: 'pat', command: 'token', kind: 'string' },
+  '--resource': { name: 'resource', command: 'token', kind: 'string' },
+  '--scope': { name: 'scope', command: 'token', kind: 'string' },
+  '--client-id': { name: 'clientId', command: 'token', kind: 'string' },
+  '--from': { name: 'from', command: 'copy', kind: 'string' },
+  '--to': { name: 'to', command: 'copy', kind: 'string' },
+  '--force': { name: 'force', command: 'copy', kind: 'boolean' },
 });
 
 /**
@@ -55,15 +63,23 @@ export interface ParsedArgs {
   readonly flags: Readonly<Record<string, unknown>>;
   /** The flag that set each setting of `flags` (`port` → `--port`). */
   readonly flagNames: Readonly<Record<string, string>>;
-  /** Command options (`--pat`, `--resource` …), by name. */
+  /** Command options (`--pat`, `--force` …), by name; a boolean option is `'true'` or `'false'`. */
   readonly options: Readonly<Record<string, string>>;
+  /** The flag that set each command option (`pat` → `--pat`). */
+  readonly optionFlags: Readonly<Record<string, string>>;
   readonly config: string | undefined;
   readonly help: boolean;
   readonly version: boolean;
 }
 
 /** Every option name the CLI knows, for "did you mean …?". */
-const ALL_OPTIONS = [...Object.keys(FLAGS), ...Object.keys(TOKEN_OPTIONS), '--config', '--help', '--version'];
+const ALL_OPTIONS = [
+  ...Object.keys(FLAGS),
+  ...Object.keys(COMMAND_OPTIONS),
+  '--config',
+  '--help',
+  '--version',
+];
 
 /**
  * Parse `argv` (without the node and script entries). An unknown or incomplete option throws a
@@ -80,6 +96,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const flags: Record<string, unknown> = {};
   const flagNames: Record<string, string> = {};
   const options: Record<string, string> = {};
+  const optionFlags: Record<string, string> = {};
   let config: string | undefined;
   let help = false;
   let version = false;
@@ -91,17 +108,31 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       const [name, inline] = arg.includes('=')
         ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
         : [arg, undefined];
+      const option = COMMAND_OPTIONS[name];
+      const flag = FLAGS[name];
+      if (flag?.kind === 'boolean' || option?.kind === 'boolean') {
+        // A boolean flag alone means true; `=true` / `=false` are accepted too.
+        if (inline !== undefined && !/^(?:true|false)$/.test(inline))
+          throw new ConfigError(name, 'takes no value (or =true / =false)');
+        if (flag !== undefined) {
+          flags[flag.setting] = inline !== 'false';
+          flagNames[flag.setting] = name;
+        } else {
+          options[option!.name] = inline ?? 'true';
+          optionFlags[option!.name] = name;
+        }
+        continue;
+      }
       const value = inline ?? argv[++i];
       if (value === undefined) throw new ConfigError(name, 'needs a value');
       if (name === '-c' || name === '--config') config = value;
-      else if (TOKEN_OPTIONS[name] !== undefined) options[TOKEN_OPTIONS[name]] = value;
-      else {
-        const flag = FLAGS[name];
+      else if (option !== undefined) {
+        options[option.name] = value;
+        optionFlags[option.name] = name;
+      } else {
         if (flag === undefined)
           throw new ConfigError(name, `is not a known option${didYouMean(name, ALL_OPTIONS)} (see --help)`);
-        if (flag.kind === 'integer' && !/^\d+$/.test(value))
-          throw new ConfigError(name, 'must be an integer');
-        flags[flag.setting] = flag.kind === 'integer' ? Number(value) : value;
+        flags[flag.setting] = parseValue(name, flag.kind, value);
         flagNames[flag.setting] = name;
       }
     } else words.push(arg);
@@ -109,7 +140,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const grouped = words[0] === 'keys' || words[0] === 'admin';
   const command = grouped && words[1] !== undefined ? `${words[0]} ${words[1]}` : words[0];
   const positionals = words.slice(command?.includes(' ') ? 2 : 1);
-  return { command, positionals, flags, flagNames, options, config, help, version };
+  return { command, positionals, flags, flagNames, options, optionFlags, config, help, version };
 }
 
 /**
@@ -130,6 +161,10 @@ Commands:
   keys rotate        Rotate the signing key; the previous key stays published for keys.gracePeriod.
   admin reset-secret Issue a new secret for the administrator application and print it once (the old
                      one stops working). SQLite: with the issuer stopped; PostgreSQL: any time.
+  copy               Copy an issuer's data from SQLite into an empty PostgreSQL database, in one
+                     transaction, and check every table's count:
+                       gatehouse-issuer copy --from <sqlite file> --to <postgres url> [--force]
+                     --to may come from DATABASE_URL instead; --force replaces what the target holds.
   token              Exchange a personal access token at the running issuer and print the access token
                      (for testing an API with curl):
                        gatehouse-issuer token --pat <value> --resource <indicator> [--scope "a b"]
@@ -140,19 +175,9 @@ Commands:
 
 Options:
   -c, --config <file>     JSON config file (default ./gatehouse-issuer.json when present; env GATEHOUSE_CONFIG)
-      --base-url <url>    Public URL, e.g. http://localhost:3001 (env GATEHOUSE_BASE_URL)
-      --port <n>          Port to listen on, default 3001 (env GATEHOUSE_PORT)
-      --host <host>       Interface to bind, default 127.0.0.1 (env GATEHOUSE_HOST)
-      --data-dir <dir>    Directory of the SQLite database, default ./.data (env GATEHOUSE_DATA_DIR)
-      --database <db>     SQLite file, :memory:, or postgres://user:pass@host:5432/db for several
-                          instances on one database (env GATEHOUSE_DATABASE or DATABASE_URL)
-      --database-url <u>  The same as --database (for a postgres:// URL)
-      --log-level <lvl>   fatal|error|warn|info|debug|trace|silent (env GATEHOUSE_LOG_LEVEL)
   -h, --help              Show this help.
   -v, --version           Show the version.
 
-Environment only: GATEHOUSE_ADMIN_CLIENT_ID and GATEHOUSE_ADMIN_CLIENT_SECRET fix the administrator
-credentials (otherwise they are generated and printed by start); GATEHOUSE_TRUST_PROXY=true trusts X-Forwarded-* headers; GATEHOUSE_KEY_ALGORITHM picks
-RS256 (default), PS256, ES256 or EdDSA for new keys; GATEHOUSE_POSTGRES_POOL_SIZE sets the PostgreSQL
-connections per process (default 10).
+${settingsHelp()}
+
 Logs are JSON lines on standard output; messages for people (banner, credentials) go to standard error.`;

@@ -16,6 +16,7 @@ import {
 } from '../config/keys.js';
 import type { IssuerConfig } from '../config/schema.js';
 import { ConfigError } from '../errors.js';
+import { CLI_SETTINGS, parseValue, type SettingKind } from './settings.js';
 
 /**
  * Config file looked for in the working directory when none is given.
@@ -28,31 +29,20 @@ import { ConfigError } from '../errors.js';
 export const DEFAULT_CONFIG_FILE = 'gatehouse-issuer.json';
 
 /**
- * Environment variables and the setting each sets.
+ * Environment variables and the setting each sets, from {@link CLI_SETTINGS} (where several set one
+ * setting, the later one wins).
  *
  * @example
  * ```ts
  * ENVIRONMENT.find(([variable]) => variable === 'GATEHOUSE_PORT'); // ['GATEHOUSE_PORT', 'port', 'integer']
  * ```
  */
-export const ENVIRONMENT: ReadonlyArray<
-  readonly [variable: string, setting: string, kind: 'string' | 'integer' | 'boolean']
-> = Object.freeze([
-  ['GATEHOUSE_BASE_URL', 'baseUrl', 'string'],
-  ['GATEHOUSE_PORT', 'port', 'integer'],
-  ['GATEHOUSE_HOST', 'host', 'string'],
-  ['GATEHOUSE_DATA_DIR', 'dataDir', 'string'],
-  // DATABASE_URL (the usual name on hosting platforms) first, so GATEHOUSE_DATABASE wins when both are set.
-  ['DATABASE_URL', 'database', 'string'],
-  ['GATEHOUSE_DATABASE', 'database', 'string'],
-  ['GATEHOUSE_POSTGRES_POOL_SIZE', 'postgres.poolSize', 'integer'],
-  ['GATEHOUSE_TRUST_PROXY', 'trustProxy', 'boolean'],
-  ['GATEHOUSE_LOG_LEVEL', 'log.level', 'string'],
-  ['GATEHOUSE_KEY_ALGORITHM', 'keys.algorithm', 'string'],
-  ['GATEHOUSE_ADMIN_CLIENT_ID', 'admin.clientId', 'string'],
-  ['GATEHOUSE_ADMIN_CLIENT_SECRET', 'admin.clientSecret', 'string'],
-  ['GATEHOUSE_DPOP_REQUIRE_NONCE', 'dpop.requireNonce', 'boolean'],
-] as const);
+export const ENVIRONMENT: ReadonlyArray<readonly [variable: string, setting: string, kind: SettingKind]> =
+  Object.freeze(
+    CLI_SETTINGS.flatMap((entry) =>
+      entry.env.map((variable) => Object.freeze([variable, entry.setting, entry.kind] as const)),
+    ),
+  );
 
 /** Settings a config file may contain: every option but those only code can pass. */
 const FILE_SETTINGS: OptionTree = withoutPaths(OPTION_TREE, EMBEDDING_ONLY);
@@ -90,18 +80,6 @@ export function readConfigFile(path: string): Settings {
     throw new ConfigError('config', `file ${path} must hold a JSON object`);
   checkOptionNames(parsed as Settings, FILE_SETTINGS, 'setting', ` (in ${path})`);
   return parsed as Settings;
-}
-
-function parseEnv(variable: string, kind: 'string' | 'integer' | 'boolean', raw: string): unknown {
-  if (kind === 'integer') {
-    if (!/^\d+$/.test(raw)) throw new ConfigError(variable, 'must be an integer');
-    return Number(raw);
-  }
-  if (kind === 'boolean') {
-    if (!/^(?:true|false|1|0)$/i.test(raw)) throw new ConfigError(variable, 'must be true or false');
-    return /^(?:true|1)$/i.test(raw);
-  }
-  return raw;
 }
 
 /**
@@ -179,7 +157,7 @@ export function loadSettings(sources: ConfigSources): LoadedConfig {
   for (const [variable, setting, kind] of ENVIRONMENT) {
     const raw = sources.env[variable];
     if (raw !== undefined && raw !== '') {
-      set(settings, setting, parseEnv(variable, kind, raw));
+      set(settings, setting, parseValue(variable, kind, raw));
       origins.set(setting, { kind: 'env', name: variable });
     }
   }

@@ -15,7 +15,7 @@ import { ENVIRONMENT, type SettingOrigin } from './config.js';
  *
  * @example
  * ```ts
- * waysToSet('admin.clientId'); // 'GATEHOUSE_ADMIN_CLIENT_ID or "admin.clientId" in the config file'
+ * waysToSet('admin.clientId'); // '--admin-client-id, GATEHOUSE_ADMIN_CLIENT_ID or "admin.clientId" in the config file'
  * ```
  */
 export function waysToSet(setting: string): string {

@@ -6,8 +6,9 @@
 import { ConfigError } from '../errors.js';
 import { didYouMean } from '../internal/suggest.js';
 import type { Issuer } from '../server.js';
-import { parseArgs, TOKEN_OPTIONS, USAGE } from './args.js';
+import { COMMAND_OPTIONS, parseArgs, USAGE } from './args.js';
 import { adminResetSecret } from './commands/admin-reset-secret.js';
+import { copyCommand } from './commands/copy.js';
 import { keysRotate } from './commands/keys-rotate.js';
 import { migrate } from './commands/migrate.js';
 import { seedCommand } from './commands/seed.js';
@@ -31,7 +32,7 @@ export interface CliResult {
 }
 
 /** The commands, for "did you mean …?". */
-const COMMANDS = ['start', 'migrate', 'seed', 'keys rotate', 'token', 'admin reset-secret'];
+const COMMANDS = ['start', 'migrate', 'seed', 'keys rotate', 'token', 'admin reset-secret', 'copy'];
 
 /**
  * Run the CLI. Configuration errors print a message naming the setting and exit with 2.
@@ -52,10 +53,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
       io.stderr.write(`${USAGE}\n`);
       return { code: args.help ? 0 : 2 };
     }
-    const option = Object.keys(args.options)[0];
-    if (option !== undefined && args.command !== 'token') {
-      const flag = Object.entries(TOKEN_OPTIONS).find(([, name]) => name === option)![0];
-      throw new ConfigError(flag, 'is an option of the token command only');
+    for (const flag of Object.values(args.optionFlags)) {
+      const { command } = COMMAND_OPTIONS[flag]!;
+      if (args.command !== command)
+        throw new ConfigError(flag, `is an option of the ${command} command only`);
     }
     switch (args.command) {
       case 'start':
@@ -71,6 +72,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
         return { code: 0 };
       case 'token':
         await tokenCommand(args, io);
+        return { code: 0 };
+      case 'copy':
+        await copyCommand(args, io);
         return { code: 0 };
       case 'admin reset-secret':
         await adminResetSecret(args, io);

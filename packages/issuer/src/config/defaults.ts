@@ -111,6 +111,11 @@ export const DEFAULTS = Object.freeze({
     ttl: 600,
     /** Largest `context` document, serialized, in bytes. */
     maxContextBytes: 4_096,
+    /**
+     * Seconds an expired subject token is kept before the purge removes it (24 h), so a late replay is
+     * still explained (`expired`, not `unknown`).
+     */
+    retention: 86_400,
   }),
   tokenExchange: Object.freeze({
     /**
@@ -144,6 +149,29 @@ export const DEFAULTS = Object.freeze({
     /** Milliseconds an unused pooled connection stays open (30 s). */
     idleTimeout: 30_000,
   }),
+  /** Fixed limits of the PostgreSQL driver (not settings). */
+  postgresDriver: Object.freeze({
+    /** Distinct SQL texts prepared (named) per connection; further ones run unnamed. The store builds a bounded set of shapes, so this is never reached in practice. */
+    maxPreparedStatements: 500,
+    /** Longest wait in milliseconds between attempts to re-open the key-change listener (30 s; doubles from 1 s). */
+    maxReconnectDelay: 30_000,
+  }),
+  maintenance: Object.freeze({
+    /**
+     * Milliseconds between purges of expired rows (10 min): oidc-provider payloads, subject tokens past
+     * `subjectTokens.retention`, and failure counters. Expired rows are ignored when read, so this only
+     * bounds the size of the tables.
+     */
+    purgeInterval: 600_000,
+  }),
+  interactions: Object.freeze({
+    /** Largest sign-in or consent form body in bytes (8 KiB: a user name, a password and a CSRF token). */
+    maxFormBytes: 8_192,
+  }),
+  cli: Object.freeze({
+    /** Milliseconds `gatehouse-issuer token` waits for the issuer's answer (10 s). */
+    tokenTimeout: 10_000,
+  }),
   startup: Object.freeze({
     /**
      * Seconds a client is asked to wait (`Retry-After` of `503 {"status":"starting"}`) when it reaches
@@ -174,5 +202,9 @@ export const DEFAULTS = Object.freeze({
     pageSize: 20,
     /** Largest page size a client may ask for. */
     maxPageSize: 100,
+    /** Longest path parameter (an id) in characters; a longer one is `404` without touching the store. */
+    maxParamLength: 200,
+    /** Largest `customData` document of a user or application, serialized, in bytes. */
+    maxCustomDataBytes: 4_096,
   }),
 });

@@ -14,7 +14,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Provider } from 'oidc-provider';
 import type { Logger } from 'pino';
-import { OIDC_SCOPES } from '../config/defaults.js';
+import { DEFAULTS, OIDC_SCOPES } from '../config/defaults.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { readForm, sendHtml } from '../internal/http.js';
 import { dummyPasswordCheck, verifyPassword } from '../internal/secrets.js';
@@ -43,8 +43,6 @@ export interface InteractionDeps {
 }
 
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
-
-const FORM_LIMIT = 8_192;
 
 /**
  * Build the interaction request handler. It answers paths under `/interaction/` (relative to the base
@@ -182,7 +180,7 @@ export function createInteractionRoutes(deps: InteractionDeps) {
 
   async function login(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
     const provider = deps.provider();
-    const form = await readForm(req, FORM_LIMIT);
+    const form = await readForm(req, DEFAULTS.interactions.maxFormBytes);
     const details = await provider.interactionDetails(req, res);
     if (details.uid !== uid || !csrfValid(uid, form.get('csrf'))) {
       return fail(res, 403, 'invalid_request', 'The form has expired. Start signing in again.');
@@ -217,7 +215,7 @@ export function createInteractionRoutes(deps: InteractionDeps) {
 
   async function consent(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
     const provider = deps.provider();
-    const form = await readForm(req, FORM_LIMIT);
+    const form = await readForm(req, DEFAULTS.interactions.maxFormBytes);
     const details = await provider.interactionDetails(req, res);
     if (details.uid !== uid || !csrfValid(uid, form.get('csrf')) || details.prompt.name !== 'consent') {
       return fail(res, 403, 'invalid_request', 'The form has expired. Start signing in again.');
@@ -235,7 +233,7 @@ export function createInteractionRoutes(deps: InteractionDeps) {
 
   async function abort(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
     const provider = deps.provider();
-    const form = await readForm(req, FORM_LIMIT);
+    const form = await readForm(req, DEFAULTS.interactions.maxFormBytes);
     const details = await provider.interactionDetails(req, res);
     if (details.uid !== uid || !csrfValid(uid, form.get('csrf'))) {
       return fail(res, 403, 'invalid_request', 'The form has expired. Start signing in again.');

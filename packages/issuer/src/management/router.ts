@@ -14,6 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AuthInfo, isAuthError, type Verifier } from '@gatehouse/core';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import { DEFAULTS } from '../config/defaults.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import {
   AccessDeniedError,
@@ -115,7 +116,7 @@ export interface ManagementDeps {
 }
 
 /** Maximum length of a path parameter; longer ids cannot exist (catalogue B44). */
-const MAX_PARAM_LENGTH = 200;
+const MAX_PARAM_LENGTH = DEFAULTS.management.maxParamLength;
 
 interface CompiledRoute {
   readonly def: RouteDef;

@@ -10,9 +10,6 @@ import { DEFAULTS } from '../config/defaults.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { APPLICATION_TYPES, AUDIT_EVENT_TYPES, ROLE_TYPES } from '../storage/store.js';
 
-/** Largest `customData` document, serialized, in bytes. */
-export const MAX_CUSTOM_DATA_BYTES = 4_096;
-
 const isoTime = z.string().meta({ format: 'date-time', description: 'ISO 8601 timestamp' });
 const id = z.string().min(1).max(128);
 /** U+0000 is refused in stored text: PostgreSQL cannot hold it, and no name needs it. */
@@ -22,8 +19,8 @@ const name = z.string().trim().min(1).max(128).refine(noNul, NO_NUL);
 const description = z.string().max(1_024).refine(noNul, NO_NUL);
 const customData = z
   .record(z.string().max(128), z.unknown())
-  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= MAX_CUSTOM_DATA_BYTES, {
-    message: `customData must serialize to at most ${MAX_CUSTOM_DATA_BYTES} bytes`,
+  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= DEFAULTS.management.maxCustomDataBytes, {
+    message: `customData must serialize to at most ${DEFAULTS.management.maxCustomDataBytes} bytes`,
   });
 
 /** A subject token's `context`: integrator-defined keys, at most 4 KB serialized. */

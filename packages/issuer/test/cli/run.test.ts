@@ -81,7 +81,7 @@ describe('gatehouse-issuer', () => {
     ).toBe('Configuration error: "GATEHOUSE_ADMIN_CLIENT_SECRET" must be at least 32 characters');
     // A setting nobody set: how to set it.
     expect(await said(['migrate'], { GATEHOUSE_ADMIN_CLIENT_SECRET: 's'.repeat(40) })).toBe(
-      'Configuration error: "admin.clientId" must be set together with the other admin credential (set it with GATEHOUSE_ADMIN_CLIENT_ID or "admin.clientId" in the config file)',
+      'Configuration error: "admin.clientId" must be set together with the other admin credential (set it with --admin-client-id, GATEHOUSE_ADMIN_CLIENT_ID or "admin.clientId" in the config file)',
     );
     const file = join(dir, 'gatehouse-issuer.json');
     writeFileSync(file, JSON.stringify({ keys: { gracePeriod: -5 } }));

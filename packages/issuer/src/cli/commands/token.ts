@@ -8,14 +8,12 @@
  *
  * @module
  */
+import { DEFAULTS } from '../../config/defaults.js';
 import { resolveConfig } from '../../config/schema.js';
 import { ConfigError } from '../../errors.js';
 import { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES } from '../../grants/token-exchange.js';
 import type { ParsedArgs } from '../args.js';
 import { type CliIo, configFor } from '../io.js';
-
-/** Seconds to wait for the issuer. */
-const TIMEOUT_MS = 10_000;
 
 /** What the token endpoint answered. */
 export interface TokenResult {
@@ -56,7 +54,12 @@ export async function tokenCommand(args: ParsedArgs, io: CliIo): Promise<TokenRe
   const url = `${config.issuer}/token`;
   let res: Response;
   try {
-    res = await fetch(url, { method: 'POST', headers, body: form, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    res = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: form,
+      signal: AbortSignal.timeout(DEFAULTS.cli.tokenTimeout),
+    });
   } catch {
     throw new Error(`cannot reach the issuer at ${url}: is it running (gatehouse-issuer start)?`);
   }

@@ -11,6 +11,7 @@
  * @module
  */
 import pg from 'pg';
+import { DEFAULTS } from '../../config/defaults.js';
 import { StoreConflictError } from '../../errors.js';
 import { conflictFields, type Dialect, type Executor } from '../executor.js';
 import type { Row } from '../rows.js';
@@ -35,7 +36,7 @@ const POSTGRES: Dialect = Object.freeze({
 export const LOCK_KEY = "hashtext(coalesce(current_schema(), '') || ':gatehouse:' || CAST(? AS TEXT))";
 
 /** Most distinct SQL texts prepared per connection; further ones run unnamed. */
-const MAX_PREPARED = 500;
+const MAX_PREPARED = DEFAULTS.postgresDriver.maxPreparedStatements;
 /** SQLSTATE of "cached plan must not change result type" (a table changed under a prepared plan). */
 const PLAN_CHANGED = '0A000';
 /** Constraint name → conflict field (PostgreSQL's generated names, or the index's own). */

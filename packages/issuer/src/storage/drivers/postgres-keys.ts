@@ -7,6 +7,7 @@
  * @module
  */
 import pg from 'pg';
+import { DEFAULTS } from '../../config/defaults.js';
 import type { Executor } from '../executor.js';
 import type { KeyChanges } from '../sql/signing-keys.js';
 import { LOCK_KEY } from './postgres-executor.js';
@@ -14,7 +15,7 @@ import { LOCK_KEY } from './postgres-executor.js';
 /** Channel of key-change notifications; the payload is the schema whose keys changed. */
 const KEYS_CHANNEL = 'gatehouse_signing_keys';
 /** Longest wait before the notification connection is tried again, in milliseconds. */
-const MAX_RECONNECT_DELAY_MS = 30_000;
+const MAX_RECONNECT_DELAY_MS = DEFAULTS.postgresDriver.maxReconnectDelay;
 
 /**
  * Key-change announcements of one store.

@@ -35,6 +35,22 @@ export interface DriverParts extends Pick<Store, 'driver' | 'multiNode' | 'migra
   readonly keyChanges: KeyChanges;
 }
 
+/** The executor under each SQL store, for whole-table work (`storage/copy.ts`). */
+const EXECUTORS = new WeakMap<Store, Executor>();
+
+/**
+ * The executor a store built by {@link createSqlStore} runs on; `undefined` for any other store.
+ *
+ * @example
+ * ```ts
+ * const db = executorOf(openSqliteStore(':memory:'));
+ * await db?.many('SELECT * FROM users');
+ * ```
+ */
+export function executorOf(store: Store): Executor | undefined {
+  return EXECUTORS.get(store);
+}
+
 /**
  * A {@link Store} on `db`.
  *
@@ -45,7 +61,7 @@ export interface DriverParts extends Pick<Store, 'driver' | 'multiNode' | 'migra
  * ```
  */
 export function createSqlStore(db: Executor, parts: DriverParts): Store {
-  return {
+  const store: Store = {
     driver: parts.driver,
     multiNode: parts.multiNode,
     migrate: () => parts.migrate(),
@@ -67,4 +83,6 @@ export function createSqlStore(db: Executor, parts: DriverParts): Store {
     failures: failureCounterStore(db),
     tokenRequests: tokenRequestStore(db),
   };
+  EXECUTORS.set(store, db);
+  return store;
 }

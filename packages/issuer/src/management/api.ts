@@ -1,0 +1,70 @@
+/**
+ * The Management API assembled: every resource's routes in one table, the router that authenticates
+ * and dispatches them, and the OpenAPI document generated from the same table (built on first request).
+ *
+ * @module
+ */
+import type { Verifier } from '@gatehouse/core';
+import { epoch } from '../internal/ids.js';
+import { applicationRoutes } from './applications.js';
+import { auditRoutes } from './audit-events.js';
+import { keyRoutes } from './keys.js';
+import { buildOpenApi } from './openapi.js';
+import { personalAccessTokenRoutes } from './personal-access-tokens.js';
+import { resourceRoutes } from './resources.js';
+import { roleRoutes } from './roles.js';
+import { createManagementRouter, type ManagementDeps, type RouteDef } from './router.js';
+import { buildSchemas } from './schemas.js';
+import { subjectTokenRoutes } from './subject-tokens.js';
+import { userRoutes } from './users.js';
+
+/**
+ * What {@link createManagementApi} needs: the handlers' dependencies (schemas and clock are its own)
+ * and the current access-token verifier.
+ *
+ * @example
+ * ```ts
+ * const options: ManagementApiOptions = { config, store, log, audit, rotateKeys, validateApplication, verifier: () => verifier };
+ * ```
+ */
+export interface ManagementApiOptions extends Omit<ManagementDeps, 'schemas' | 'now'> {
+  /** The verifier of the moment (it is rebuilt when the signing keys change). */
+  readonly verifier: () => Verifier;
+}
+
+/**
+ * The Management API request handler: resolves to whether it answered the path.
+ *
+ * @example
+ * ```ts
+ * const management = createManagementApi(options);
+ * if (!(await management(req, res, '/api/users', url))) sendJson(res, 404, { code: 'not_found' });
+ * ```
+ */
+export function createManagementApi(
+  options: ManagementApiOptions,
+): ReturnType<typeof createManagementRouter> {
+  const { verifier, ...rest } = options;
+  const schemas = buildSchemas(options.config);
+  const deps: ManagementDeps = { ...rest, schemas, now: epoch };
+  const routes: RouteDef[] = [
+    ...userRoutes(deps),
+    ...applicationRoutes(deps),
+    ...resourceRoutes(deps),
+    ...roleRoutes(deps),
+    ...keyRoutes(deps),
+    ...personalAccessTokenRoutes(deps),
+    ...subjectTokenRoutes(deps),
+    ...auditRoutes(deps),
+  ];
+  let openapi: unknown;
+  return createManagementRouter({
+    deps,
+    routes,
+    verifier,
+    openapi: () => {
+      openapi ??= buildOpenApi(options.config, routes, schemas);
+      return openapi;
+    },
+  });
+}
