@@ -24,6 +24,7 @@ import { createFailureLimiter } from './grants/failure-limiter.js';
 import { registerGrants } from './grants/index.js';
 import { createInteractionRoutes } from './interactions/routes.js';
 import { createAuditTrail } from './internal/audit.js';
+import { answerClientError } from './internal/client-error.js';
 import { epoch } from './internal/ids.js';
 import { closeServer, listenOn, stopStarting } from './internal/listen.js';
 import { generateSecret } from './internal/secrets.js';
@@ -380,6 +381,7 @@ async function assemble(
       throw new TypeError('serve() needs a server listening on a TCP port');
     stopStarting(server);
     server.on('request', handler);
+    server.on('clientError', answerClientError);
     servers.add(server);
     log.info(
       { event: 'listening', host: address.address, port: address.port, issuer: config.issuer },

@@ -28,6 +28,7 @@
  */
 import type { KoaContextWithOIDC, Provider } from 'oidc-provider';
 import { errors } from 'oidc-provider';
+import { boundScopes } from '../config/error-echo.js';
 import { tokenRequestProof } from '../dpop.js';
 import {
   TokenExchangeError,
@@ -164,7 +165,7 @@ async function grantedScopes(
       pat === undefined
         ? "none of the requested scopes is granted by the user's roles"
         : "none of the requested scopes is granted by the user's roles and the personal access token",
-      requested.join(' '),
+      boundScopes(requested.join(' ')),
     );
   }
   return { granted, available };
