@@ -4,13 +4,15 @@
  * `X-Forwarded-Proto` headers (and absolute-form request targets), with and without `trustProxy`.
  * Every URL the issuer emits — discovery, JWKS, every redirect of a sign-in and a sign-out, the links
  * of its pages — names the configured base URL, never a forged host nor the address it listens on.
- * Discovery and JWKS answers are publicly cacheable; error answers are not.
+ * Discovery and JWKS answers are publicly cacheable; error answers are not. A DPoP proof at the token
+ * endpoint must name the public URL (B79).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { authorizeUrl, codeOf, hiddenField, pkce, signIn, tokenRequest } from '../helpers/agent.js';
+import { manualKey, manualProof } from '../helpers/dpop.js';
 import { DRIVERS } from '../helpers/drivers.js';
-import { loadWorld, PASSWORD, REDIRECT, SECRETS } from '../helpers/fixtures.js';
+import { loadWorld, ORDERS, PASSWORD, REDIRECT, SECRETS } from '../helpers/fixtures.js';
 import { ForwardingAgent, rawRequest } from '../helpers/forwarding-agent.js';
 import { startIssuer, type TestIssuer } from '../helpers/issuer.js';
 
@@ -79,6 +81,30 @@ describe.each(DRIVERS)('%s', (driver) => {
       const refused = await rawRequest(t.baseUrl, { method: 'POST', target: '/oidc/jwks', headers: FORGED });
       expect(refused.status).not.toBe(200);
       expect(refused.headers.get('cache-control') ?? '').not.toContain('public');
+    });
+
+    it('B79: a DPoP proof at the token endpoint must name the base URL, not a forged host', async () => {
+      const key = manualKey();
+      const tokenAt = (htu: string) =>
+        rawRequest(t.baseUrl, {
+          method: 'POST',
+          target: '/oidc/token',
+          headers: {
+            ...FORGED,
+            'content-type': 'application/x-www-form-urlencoded',
+            authorization: `Basic ${Buffer.from(`worker:${SECRETS.worker}`).toString('base64')}`,
+            dpop: manualProof(key, { htm: 'POST', htu }),
+          },
+          body: new URLSearchParams({ grant_type: 'client_credentials', resource: ORDERS }).toString(),
+        });
+      for (const htu of [`http://${EVIL}/oidc/token`, `${t.baseUrl}/oidc/token`]) {
+        const forged = await tokenAt(htu);
+        expect(forged.status, htu).toBe(400);
+        expect(JSON.parse(forged.text)).toMatchObject({ error: 'invalid_dpop_proof' });
+      }
+      const own = await tokenAt(`${PUBLIC}/oidc/token`);
+      expect(own.status, own.text).toBe(200);
+      expect(JSON.parse(own.text).token_type).toBe('DPoP');
     });
 
     it('B71: every redirect and page link of a sign-in and a sign-out names the base URL', async () => {
