@@ -29,8 +29,10 @@ const MALFORMED = [400, 'Bad Request', 'Malformed HTTP request'] as const;
  * ```
  */
 export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
-  // A connection the client already dropped has nobody to answer.
-  if (err.code === 'ECONNRESET' || !socket.writable) {
+  // A connection the client already dropped has nobody to answer; and, as Node's own handler does, a
+  // response already under way on this connection (keep-alive) is never corrupted by a second one.
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
     socket.destroy();
     return;
   }
