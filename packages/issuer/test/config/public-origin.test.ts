@@ -83,6 +83,32 @@ describe.each(DRIVERS)('%s', (driver) => {
       expect(refused.headers.get('cache-control') ?? '').not.toContain('public');
     });
 
+    it('B71: Management API Location headers and the root document name the base URL', async () => {
+      const token = await tokenRequest(
+        t.baseUrl,
+        { grant_type: 'client_credentials', resource: `${PUBLIC}/api` },
+        t.admin,
+      );
+      expect(token.status).toBe(200);
+      const created = await rawRequest(t.baseUrl, {
+        method: 'POST',
+        target: '/api/roles',
+        headers: {
+          ...FORGED,
+          authorization: `Bearer ${token.body.access_token}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ name: `role-${Math.random().toString(36).slice(2)}`, type: 'User' }),
+      });
+      expect(created.status, created.text).toBe(201);
+      expect(created.headers.get('location')).toMatch(new RegExp(`^${PUBLIC}/api/roles/`));
+      const root = await rawRequest(t.baseUrl, { target: '/', headers: FORGED });
+      expect(root.status).toBe(200);
+      expectOwnUrls(root.text);
+      const openapi = await rawRequest(t.baseUrl, { target: '/api/openapi.json', headers: FORGED });
+      expect(JSON.parse(openapi.text).servers[0].url).toBe(`${PUBLIC}/api`);
+    });
+
     it('B79: a DPoP proof at the token endpoint must name the base URL, not a forged host', async () => {
       const key = manualKey();
       const tokenAt = (htu: string) =>
