@@ -59,6 +59,11 @@ const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor',
  * The path (`body.context.a.__proto__`) of the first prototype key (`__proto__`, `constructor`,
  * `prototype`) anywhere in a parsed JSON document, or `undefined`. The walk is as deep as the document,
  * whose depth was bounded before parsing.
+ *
+ * @example
+ * ```ts
+ * prototypeKeyPath(JSON.parse('{"context":{"__proto__":{"admin":true}}}')); // 'body.context.__proto__'
+ * ```
  */
 export function prototypeKeyPath(value: unknown, path = 'body'): string | undefined {
   if (value === null || typeof value !== 'object') return undefined;
