@@ -1,7 +1,8 @@
 /**
  * One public origin (catalogue B70–B72): the issuer's public URL is `https://id.example.test`, while
  * the tests reach it on a loopback port, sending forged `Host`, `X-Forwarded-Host` and
- * `X-Forwarded-Proto` headers (and absolute-form request targets), with and without `trustProxy`.
+ * `X-Forwarded-Proto` headers (and absolute-form request targets), with and without `trustProxy`,
+ * at the root of the origin and under a path prefix.
  * Every URL the issuer emits — discovery, JWKS, every redirect of a sign-in and a sign-out, the links
  * of its pages — names the configured base URL, never a forged host nor the address it listens on.
  * Discovery and JWKS answers are publicly cacheable; error answers are not. A DPoP proof at the token
@@ -16,7 +17,7 @@ import { loadWorld, ORDERS, PASSWORD, REDIRECT, SECRETS } from '../helpers/fixtu
 import { ForwardingAgent, rawRequest } from '../helpers/forwarding-agent.js';
 import { startIssuer, type TestIssuer } from '../helpers/issuer.js';
 
-const PUBLIC = 'https://id.example.test';
+const ORIGIN = 'https://id.example.test';
 const EVIL = 'evil.example';
 const FORGED = {
   host: EVIL,
@@ -29,7 +30,12 @@ const FORGED = {
 const urlsIn = (text: string): string[] => text.match(/https?:\/\/[^\s"'<>&\\]+/g) ?? [];
 
 describe.each(DRIVERS)('%s', (driver) => {
-  describe.each([false, true])('trustProxy %s', (trustProxy) => {
+  // The second case also puts the issuer under a path prefix of its public URL.
+  describe.each([
+    { trustProxy: false, path: '' },
+    { trustProxy: true, path: '/auth' },
+  ])('trustProxy $trustProxy, base path "$path"', ({ trustProxy, path }) => {
+    const PUBLIC = `${ORIGIN}${path}`;
     let t: TestIssuer;
     beforeAll(async () => {
       t = await startIssuer(driver, { baseUrl: PUBLIC, trustProxy });
@@ -47,10 +53,10 @@ describe.each(DRIVERS)('%s', (driver) => {
 
     it('B70: discovery names the base URL whatever Host, X-Forwarded-Host or request target is sent', async () => {
       const targets = [
-        '/oidc/.well-known/openid-configuration',
-        '/.well-known/oauth-authorization-server/oidc',
-        `http://${EVIL}/oidc/.well-known/openid-configuration`,
-        `//${EVIL}/oidc/.well-known/openid-configuration`,
+        `${path}/oidc/.well-known/openid-configuration`,
+        `/.well-known/oauth-authorization-server${path}/oidc`,
+        `http://${EVIL}${path}/oidc/.well-known/openid-configuration`,
+        `//${EVIL}${path}/oidc/.well-known/openid-configuration`,
       ];
       for (const target of targets) {
         const res = await rawRequest(t.baseUrl, { target, headers: FORGED });
@@ -67,32 +73,36 @@ describe.each(DRIVERS)('%s', (driver) => {
 
     it('B72: discovery and the JWKS are publicly cacheable for a few minutes; errors are not', async () => {
       const discovery = await rawRequest(t.baseUrl, {
-        target: '/oidc/.well-known/openid-configuration',
+        target: `${path}/oidc/.well-known/openid-configuration`,
         headers: FORGED,
       });
       expect(discovery.headers.get('cache-control')).toBe(
         `public, max-age=${DEFAULTS.responses.discoveryMaxAge}`,
       );
-      const jwks = await rawRequest(t.baseUrl, { target: '/oidc/jwks', headers: FORGED });
+      const jwks = await rawRequest(t.baseUrl, { target: `${path}/oidc/jwks`, headers: FORGED });
       expect(jwks.status).toBe(200);
       expect(jwks.headers.get('cache-control')).toBe(`public, max-age=${DEFAULTS.responses.jwksMaxAge}`);
       expect(JSON.parse(jwks.text).keys.length).toBeGreaterThan(0);
       expectOwnUrls(jwks.text);
-      const refused = await rawRequest(t.baseUrl, { method: 'POST', target: '/oidc/jwks', headers: FORGED });
+      const refused = await rawRequest(t.baseUrl, {
+        method: 'POST',
+        target: `${path}/oidc/jwks`,
+        headers: FORGED,
+      });
       expect(refused.status).not.toBe(200);
       expect(refused.headers.get('cache-control') ?? '').not.toContain('public');
     });
 
     it('B71: Management API Location headers and the root document name the base URL', async () => {
       const token = await tokenRequest(
-        t.baseUrl,
+        `${t.baseUrl}${path}`,
         { grant_type: 'client_credentials', resource: `${PUBLIC}/api` },
         t.admin,
       );
       expect(token.status).toBe(200);
       const created = await rawRequest(t.baseUrl, {
         method: 'POST',
-        target: '/api/roles',
+        target: `${path}/api/roles`,
         headers: {
           ...FORGED,
           authorization: `Bearer ${token.body.access_token}`,
@@ -102,10 +112,10 @@ describe.each(DRIVERS)('%s', (driver) => {
       });
       expect(created.status, created.text).toBe(201);
       expect(created.headers.get('location')).toMatch(new RegExp(`^${PUBLIC}/api/roles/`));
-      const root = await rawRequest(t.baseUrl, { target: '/', headers: FORGED });
+      const root = await rawRequest(t.baseUrl, { target: `${path}/`, headers: FORGED });
       expect(root.status).toBe(200);
       expectOwnUrls(root.text);
-      const openapi = await rawRequest(t.baseUrl, { target: '/api/openapi.json', headers: FORGED });
+      const openapi = await rawRequest(t.baseUrl, { target: `${path}/api/openapi.json`, headers: FORGED });
       expect(JSON.parse(openapi.text).servers[0].url).toBe(`${PUBLIC}/api`);
     });
 
@@ -114,7 +124,7 @@ describe.each(DRIVERS)('%s', (driver) => {
       const tokenAt = (htu: string) =>
         rawRequest(t.baseUrl, {
           method: 'POST',
-          target: '/oidc/token',
+          target: `${path}/oidc/token`,
           headers: {
             ...FORGED,
             'content-type': 'application/x-www-form-urlencoded',
@@ -158,7 +168,7 @@ describe.each(DRIVERS)('%s', (driver) => {
         expectOwnUrls(res.text);
       }
       const tokens = await tokenRequest(
-        t.baseUrl,
+        `${t.baseUrl}${path}`,
         {
           grant_type: 'authorization_code',
           code: codeOf(done),
