@@ -193,7 +193,7 @@ export const DEFAULTS = Object.freeze({
      * `invalid_scope`); longer lists are cut at a whole scope and end with `…`.
      */
     maxEcho: 256,
-    /** Longest `error_description` sent (in JSON, redirects and error pages); longer ones end with `…`. */
+    /** Longest `error_description` sent (in JSON answers and error pages); longer ones end with `…`. */
     maxErrorDescription: 512,
   }),
 });

@@ -17,7 +17,7 @@ const ELLIPSIS = '…';
  *
  * @example
  * ```ts
- * boundScopes('read write admin', 11); // 'read write …'
+ * boundScopes('read write admin', 12); // 'read write …'
  * ```
  */
 export function boundScopes(scopes: string, max: number = DEFAULTS.responses.maxEcho): string {
