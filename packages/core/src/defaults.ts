@@ -67,6 +67,12 @@ export const DEFAULTS = Object.freeze({
     maxResponseBytes: 262_144,
     /** Most keys read from one JWKS; the rest are ignored. */
     maxKeys: 100,
+    /**
+     * Origins besides the issuer's own that a discovered `jwks_uri` may point at: none. A metadata
+     * document naming keys elsewhere is refused, so a poisoned or forged document cannot silently
+     * redirect key fetching (an explicit `jwksUri` is not concerned).
+     */
+    allowedOrigins: Object.freeze([]) as readonly string[],
   }),
   /** Sender-constrained tokens: DPoP (RFC 9449). */
   dpop: Object.freeze({

@@ -2,7 +2,9 @@
  * Finding the JWKS URL from the issuer's metadata: OpenID Connect Discovery
  * (`{issuer}/.well-known/openid-configuration`), then the RFC 8414 form
  * (`{origin}/.well-known/oauth-authorization-server{path}`). The document's `issuer` must equal the
- * configured issuer exactly, and its `jwks_uri` must be an allowed URL.
+ * configured issuer exactly, and its `jwks_uri` must be an `https:` URL (`http:` on loopback) on the
+ * issuer's own origin, or on one of the origins the application allowed (`jwks.allowedOrigins`): a
+ * forged or poisoned metadata document cannot send key fetching elsewhere.
  *
  * @module
  */
@@ -20,14 +22,20 @@ export function metadataUrls(issuer: string): URL[] {
 
 /**
  * Fetch the issuer's metadata and return its `jwks_uri`. Throws {@link FetchFailure} when no document
- * can be had, or the document does not belong to `issuer`.
+ * can be had, the document does not belong to `issuer`, or its `jwks_uri` is neither on the issuer's
+ * origin nor on one of `allowedOrigins` (`URL.origin` strings).
  *
  * @example
  * ```ts
  * const jwksUri = await discoverJwksUri('https://id.example.com/oidc', limits);
+ * const google = await discoverJwksUri('https://accounts.google.com', limits, ['https://www.googleapis.com']);
  * ```
  */
-export async function discoverJwksUri(issuer: string, limits: FetchLimits): Promise<URL> {
+export async function discoverJwksUri(
+  issuer: string,
+  limits: FetchLimits,
+  allowedOrigins: readonly string[] = [],
+): Promise<URL> {
   const tried: string[] = [];
   let status: number | undefined;
   for (const url of metadataUrls(issuer)) {
@@ -62,6 +70,14 @@ export async function discoverJwksUri(issuer: string, limits: FetchLimits): Prom
       throw new FetchFailure(
         'jwks_uri_invalid',
         `the metadata jwks_uri ${printable(jwksUri.href)} must use https:`,
+        url,
+      );
+    }
+    const own = new URL(issuer).origin;
+    if (jwksUri.origin !== own && !allowedOrigins.includes(jwksUri.origin)) {
+      throw new FetchFailure(
+        'jwks_uri_origin',
+        `the metadata jwks_uri ${printable(jwksUri.href)} is not on the issuer's origin ${own}`,
         url,
       );
     }

@@ -372,6 +372,7 @@ export type KeySetErrorCode =
   | 'metadata_not_found'
   | 'metadata_invalid'
   | 'jwks_uri_invalid'
+  | 'jwks_uri_origin'
   | 'http_error'
   | 'not_json'
   | 'jwks_invalid'

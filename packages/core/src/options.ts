@@ -45,6 +45,12 @@ export interface JwksOptions {
   maxResponseBytes?: number;
   /** Default 100. */
   maxKeys?: number;
+  /**
+   * Origins (`https://keys.example.com`) other than the issuer's own where a `jwks_uri` found by
+   * discovery may be. Default none: discovered keys must live on the issuer's origin. Not needed with
+   * an explicit `jwksUri`.
+   */
+  allowedOrigins?: readonly string[];
 }
 
 /** Result cache options, or `false` to turn the cache off. */
@@ -212,6 +218,28 @@ function parseUrl(value: unknown, option: string, allowInsecureHttp: boolean): U
   return url;
 }
 
+/** `jwks.allowedOrigins`: origins only (no path, query or credentials), normalised as `URL.origin`. */
+function allowedOrigins(value: unknown, allowInsecureHttp: boolean): readonly string[] {
+  if (value === undefined) return DEFAULTS.jwks.allowedOrigins;
+  if (!Array.isArray(value)) return fail('jwks.allowedOrigins', 'must be an array of origins');
+  const origins = value.map((item: unknown) => {
+    const url = typeof item === 'string' && URL.canParse(item) ? new URL(item) : null;
+    if (
+      url === null ||
+      url.origin === 'null' ||
+      url.href !== `${url.origin}/` ||
+      !isAllowedUrl(url, allowInsecureHttp)
+    ) {
+      return fail(
+        'jwks.allowedOrigins',
+        `must contain https: origins such as "https://keys.example.com" (no path, query or credentials; http: only for loopback hosts), not ${JSON.stringify(String(item)).slice(0, 100)}`,
+      );
+    }
+    return url.origin;
+  });
+  return Object.freeze([...new Set(origins)]);
+}
+
 function claimChecks(value: unknown): Array<readonly [string, ClaimCheck]> {
   if (value === undefined) return [];
   if (value === null || typeof value !== 'object' || Array.isArray(value))
@@ -320,6 +348,7 @@ export function resolveOptions(options: VerifierOptions): ResolvedOptions {
     backoffMax: duration(j.backoffMax, d.backoffMax, 'jwks.backoffMax'),
     maxResponseBytes: duration(j.maxResponseBytes, d.maxResponseBytes, 'jwks.maxResponseBytes', 1),
     maxKeys: duration(j.maxKeys, d.maxKeys, 'jwks.maxKeys', 1),
+    allowedOrigins: allowedOrigins(j.allowedOrigins, allowInsecureHttp),
   });
 
   let cache: Readonly<Required<CacheOptions>> | false = false;

@@ -123,7 +123,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
     resolved.cache === false ? undefined : new ResultCache(resolved.cache.max, resolved.jwks.cacheMaxAge);
   const issuer = resolved.issuers[0]!;
   const keys = new RemoteKeySet({
-    uri: resolved.jwksUri ?? ((counted) => discoverJwksUri(issuer, counted)),
+    uri: resolved.jwksUri ?? ((counted) => discoverJwksUri(issuer, counted, resolved.jwks.allowedOrigins)),
     jwks: resolved.jwks,
     fetch: resolved.fetch,
     allowInsecureHttp: resolved.allowInsecureHttp,

@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { discoverJwksUri, metadataUrls } from '../src/discovery.js';
-import { createVerifier, KeysUnavailableError, type Verifier, type VerifierOptions } from '../src/index.js';
+import {
+  createVerifier,
+  KeySetError,
+  KeysUnavailableError,
+  type Verifier,
+  type VerifierOptions,
+} from '../src/index.js';
 import { FetchFailure, type FetchLimits } from '../src/internal/fetch.js';
 import { AUDIENCE, claims, jwksOf, makeKey, signToken } from './helpers/fixtures.js';
 import { json, startServer, status, type TestServer } from './helpers/http-server.js';
@@ -149,10 +155,46 @@ describe('discoverJwksUri', () => {
       server.setMetadata({ issuer: server.issuer, jwks_uri });
       await failure(discoverJwksUri(server.issuer, limits()));
     }
-    // allowInsecureHttp lets a plain-http jwks_uri through.
+    // allowInsecureHttp lets a plain-http jwks_uri through (on an allowed origin).
     server.setMetadata({ issuer: server.issuer, jwks_uri: 'http://jwks.example.com/keys' });
-    const uri = await discoverJwksUri(server.issuer, limits({ allowInsecureHttp: true }));
+    const uri = await discoverJwksUri(server.issuer, limits({ allowInsecureHttp: true }), [
+      'http://jwks.example.com',
+    ]);
     expect(uri.href).toBe('http://jwks.example.com/keys');
+  });
+
+  it('B78: refuses a jwks_uri on another origin than the issuer, unless that origin is allowed', async () => {
+    const server = await issuerServer();
+    const elsewhere = [
+      'https://keys.attacker.example/jwks',
+      `${server.origin.replace(/:\d+$/, ':1')}/jwks`, // same host, another port
+      server.jwksUri.replace('127.0.0.1', 'localhost'), // another host name for the same machine
+      `https://127.0.0.1:${new URL(server.origin).port}/jwks`, // another scheme
+    ];
+    for (const jwks_uri of elsewhere) {
+      server.setMetadata({ issuer: server.issuer, jwks_uri });
+      const error = await failure(discoverJwksUri(server.issuer, limits()));
+      expect(error.code, jwks_uri).toBe('jwks_uri_origin');
+      expect(error.message).toBe(
+        `the metadata jwks_uri ${jwks_uri} is not on the issuer's origin ${server.origin}`,
+      );
+      // Allowed explicitly: accepted.
+      const allowed = await discoverJwksUri(server.issuer, limits(), [new URL(jwks_uri).origin]);
+      expect(allowed.href).toBe(jwks_uri);
+    }
+    // On the issuer's origin (any path, default port spelled out or not): accepted.
+    server.setMetadata({ issuer: server.issuer, jwks_uri: `${server.origin}/somewhere/else/keys` });
+    expect((await discoverJwksUri(server.issuer, limits())).origin).toBe(server.origin);
+    const secure = await routesServer(() => ({
+      [OPENID]: json({ issuer: 'https://id.example.com/oidc', jwks_uri: 'https://ID.example.com:443/k' }),
+    }));
+    const viaFetch = limits({
+      fetch: (input, init) =>
+        globalThis.fetch(String(input).replace('https://id.example.com', secure.origin), init),
+    });
+    expect((await discoverJwksUri('https://id.example.com/oidc', viaFetch)).href).toBe(
+      'https://id.example.com/k',
+    );
   });
 
   it('rejects a document that is not a JSON object', async () => {
@@ -230,6 +272,34 @@ describe('a verifier that discovers its keys', () => {
       KeysUnavailableError,
     );
     expect(requested).toEqual([`${server.origin}${OPENID}`]);
+  });
+
+  it('B78: a poisoned document naming keys on another origin is refused, no key is fetched there', async () => {
+    const ATTACKER = makeKey('ES256', 'attacker');
+    const issuer = await issuerServer();
+    const attacker = await startJwksServer(jwksOf(ATTACKER));
+    onTestFinished(() => attacker.close());
+    issuer.setMetadata({ issuer: issuer.issuer, jwks_uri: attacker.jwksUri });
+    const forged = signToken(ATTACKER, claims({ iss: issuer.issuer }));
+
+    const verifier = discovering(issuer.issuer);
+    const cause = await verifier.warmUp().then(
+      () => undefined,
+      (error: unknown) => error as KeySetError,
+    );
+    expect(cause).toBeInstanceOf(KeySetError);
+    expect(cause!.code).toBe('jwks_uri_origin');
+    expect(cause!.kind).toBe('configuration');
+    expect(cause!.message).toBe(
+      `cannot get the signing keys of issuer "${issuer.issuer}": the metadata jwks_uri ${attacker.jwksUri} is not on the issuer's origin ${issuer.origin} (${issuer.origin}${OPENID}). Keys found by discovery must be on the issuer's own origin, so a forged or poisoned metadata document cannot redirect key fetching. If the issuer really publishes its keys elsewhere, list that origin in "jwks.allowedOrigins", or set "jwksUri".`,
+    );
+    await expect(verifier.verify(forged)).rejects.toBeInstanceOf(KeysUnavailableError);
+    expect(attacker.jwksHits()).toBe(0);
+
+    // The application says the keys do live there: then they are used.
+    const trusting = discovering(issuer.issuer, { jwks: { allowedOrigins: [attacker.origin] } });
+    await expect(trusting.verify(forged)).resolves.toMatchObject({ issuer: issuer.issuer });
+    expect(attacker.jwksHits()).toBe(1);
   });
 
   it('retries a failed discovery after the backoff, then succeeds', async () => {

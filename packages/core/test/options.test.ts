@@ -70,6 +70,14 @@ describe('resolveOptions', () => {
     [{ requiredScopes: [1] }, 'requiredScopes'],
     [{ jwks: { timeout: 0 } }, 'jwks.timeout'],
     [{ jwks: { cooldown: -1 } }, 'jwks.cooldown'],
+    [{ jwks: { allowedOrigins: 'https://keys.example.com' } }, 'jwks.allowedOrigins'],
+    [{ jwks: { allowedOrigins: ['https://keys.example.com/jwks'] } }, 'jwks.allowedOrigins'],
+    [{ jwks: { allowedOrigins: ['https://keys.example.com?x=1'] } }, 'jwks.allowedOrigins'],
+    [{ jwks: { allowedOrigins: ['https://user:pw@keys.example.com'] } }, 'jwks.allowedOrigins'],
+    [{ jwks: { allowedOrigins: ['http://keys.example.com'] } }, 'jwks.allowedOrigins'],
+    [{ jwks: { allowedOrigins: ['keys.example.com'] } }, 'jwks.allowedOrigins'],
+    [{ jwks: { allowedOrigins: [42] } }, 'jwks.allowedOrigins'],
+    [{ jwks: { allowedOrigins: ['https://KEYS.example.com:443', 'http://127.0.0.1:8080'] } }, undefined],
     [{ cache: { max: 0 } }, 'cache.max'],
     [{ cache: { max: 1.5 } }, 'cache.max'],
     [{ fetch: 'fetch' }, 'fetch'],
@@ -93,6 +101,21 @@ describe('resolveOptions', () => {
     expect(() =>
       resolveOptions({ ...base, jwksUri: 'http://10.0.0.1/jwks', allowInsecureHttp: true }),
     ).not.toThrow();
+  });
+
+  it('B78: jwks.allowedOrigins defaults to none and is normalised to origins', () => {
+    expect(resolveOptions(base).jwks.allowedOrigins).toEqual([]);
+    expect(
+      resolveOptions({
+        ...base,
+        jwks: {
+          allowedOrigins: ['https://KEYS.example.com:443', 'https://keys.example.com/', 'http://localhost:9'],
+        },
+      }).jwks.allowedOrigins,
+    ).toEqual(['https://keys.example.com', 'http://localhost:9']);
+    expect(() => resolveOptions({ ...base, jwks: { allowedOrigin: [] } as never })).toThrow(
+      'unknown option "jwks.allowedOrigin" (did you mean "jwks.allowedOrigins"?)',
+    );
   });
 
   it('deduplicates list options and accepts several issuers with a jwksUri', () => {

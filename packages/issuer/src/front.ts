@@ -81,8 +81,9 @@ export function createFrontHandler(deps: FrontDeps): RequestHandler {
       // The JWKS is read from the shared store when asked for, so no instance publishes an older set
       // than the keys other instances already sign with.
       if (store.multiNode && full === `${oidcPrefix}/jwks`) await deps.refreshJwks();
-      const raw = req.url ?? '/';
-      (req as IncomingMessage & { originalUrl?: string }).originalUrl = raw;
+      // oidc-provider prefixes its paths with the mount path it finds here (as under Express), never
+      // with anything taken from the request target, which may be absolute (`GET http://evil/oidc/…`).
+      (req as IncomingMessage & { baseUrl?: string }).baseUrl = oidcPrefix;
       req.url = `${full.slice(oidcPrefix.length) || '/'}${url.search}`;
       deps.oidc()(req, res);
       return;

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from './config/schema.js';
 import type { RequestHandler } from './front.js';
+import { answerClientError } from './internal/client-error.js';
 import { closeServer, listenOn, stopStarting } from './internal/listen.js';
 
 /**
@@ -50,6 +51,7 @@ export function createServing(handler: RequestHandler, config: ResolvedConfig, l
       throw new TypeError('serve() needs a server listening on a TCP port');
     stopStarting(server);
     server.on('request', handler);
+    server.on('clientError', answerClientError);
     servers.add(server);
     log.info(
       { event: 'listening', host: address.address, port: address.port, issuer: config.issuer },

@@ -16,6 +16,8 @@ const HINTS: Readonly<Record<KeySetErrorCode, string>> = Object.freeze({
   metadata_not_found: 'Check the "issuer" option (is a path such as /oidc missing?), or set "jwksUri".',
   metadata_invalid: 'The issuer\'s metadata is not usable: set "jwksUri" to its JWKS URL.',
   jwks_uri_invalid: 'The issuer\'s metadata names an unusable JWKS URL: set "jwksUri".',
+  jwks_uri_origin:
+    'Keys found by discovery must be on the issuer\'s own origin, so a forged or poisoned metadata document cannot redirect key fetching. If the issuer really publishes its keys elsewhere, list that origin in "jwks.allowedOrigins", or set "jwksUri".',
   http_error:
     'Check the URL ("jwksUri", or the issuer\'s metadata): it must serve the JWKS without authentication.',
   not_json: 'The URL does not serve JSON: check "jwksUri".',

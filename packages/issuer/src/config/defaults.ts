@@ -207,4 +207,25 @@ export const DEFAULTS = Object.freeze({
     /** Largest `customData` document of a user or application, serialized, in bytes. */
     maxCustomDataBytes: 4_096,
   }),
+  responses: Object.freeze({
+    /**
+     * `Cache-Control: public, max-age` of the discovery document, in seconds (5 min). It changes only
+     * when the issuer is reconfigured, and every URL in it is built from `baseUrl` (never from a
+     * request header), so any cache in front may share it.
+     */
+    discoveryMaxAge: 300,
+    /**
+     * `Cache-Control: public, max-age` of the JWKS, in seconds (1 min). A rotated key signs at once, so
+     * a cached JWKS without it fails verifiers that refetch on an unknown `kid`: one minute bounds that,
+     * while a flood of JWKS requests is still absorbed by caches in front.
+     */
+    jwksMaxAge: 60,
+    /**
+     * Most characters of a client's own input echoed in an error answer (the `scope` member of
+     * `invalid_scope`); longer lists are cut at a whole scope and end with `…`.
+     */
+    maxEcho: 256,
+    /** Longest `error_description` sent (in JSON answers and error pages); longer ones end with `…`. */
+    maxErrorDescription: 512,
+  }),
 });

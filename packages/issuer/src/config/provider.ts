@@ -34,6 +34,8 @@ import type { KeySet } from '../keys.js';
 import { createAdapter } from '../storage/adapter.js';
 import type { ApplicationRecord, Store } from '../storage/store.js';
 import { DEFAULTS, OIDC_SCOPES } from './defaults.js';
+import { boundDescription, boundErrorBody } from './error-echo.js';
+import { pinPublicOrigin } from './public-origin.js';
 import type { ResolvedConfig } from './schema.js';
 
 /** Claims released per OpenID scope. */
@@ -205,7 +207,7 @@ export function buildConfiguration(deps: ProviderDeps): Configuration {
       },
     },
     interactions: {
-      url: async (_ctx, interaction) => `${config.basePath}/interaction/${interaction.uid}`,
+      url: async (_ctx, interaction) => `${config.baseUrl}/interaction/${interaction.uid}`,
     },
     issueRefreshToken: async (_ctx, client, code) =>
       client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
@@ -226,7 +228,7 @@ export function buildConfiguration(deps: ProviderDeps): Configuration {
       setPageHeaders(ctx);
       ctx.body = renderError(
         String(out.error),
-        out.error_description === undefined ? undefined : String(out.error_description),
+        out.error_description === undefined ? undefined : boundDescription(String(out.error_description)),
       );
     },
   };
@@ -263,6 +265,7 @@ interface OAuthErrorLike {
 export function createProvider(deps: ProviderDeps): Provider {
   const provider = new Provider(deps.config.issuer, buildConfiguration(deps));
   provider.proxy = deps.config.trustProxy;
+  pinPublicOrigin(provider, deps.config.baseUrl);
   installDpop(provider, deps.store);
   // Secrets are stored as SHA-256 digests: compare the digest of the presented secret (catalogue B49, B50).
   provider.Client.prototype.compareClientSecret = async function compareClientSecret(
@@ -272,8 +275,11 @@ export function createProvider(deps: ProviderDeps): Provider {
     return typeof actual === 'string' && verifySecret(actual, this.clientSecret ?? '');
   };
   // RFC 6749 §5.2: a client not allowed a grant type gets unauthorized_client (oidc-provider says invalid_request).
+  // Every error body echoes a bounded part of the request only (error-echo.ts).
   provider.use(async (ctx, next) => {
     await next();
+    const bounded = boundErrorBody(ctx.body);
+    if (bounded !== ctx.body) ctx.body = bounded;
     const body = ctx.body as { error?: unknown; error_description?: unknown } | undefined;
     if (
       ctx.oidc?.route === 'token' &&

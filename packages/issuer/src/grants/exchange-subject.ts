@@ -8,7 +8,8 @@
  * mints, and calls `use` — for a subject token one conditional update that consumes it (and records
  * the success event in the same statement), so of 20 concurrent redemptions exactly one wins
  * (catalogue B2); the others are refused as if they had come after it. A refusal after that point
- * (`spend`) still burns a subject token, and still records the use of a PAT.
+ * (`spend`) still burns a subject token, and still records the use of a PAT — together with the
+ * failure event, in the same statement, so a crash leaves either both or neither.
  *
  * @module
  */
@@ -62,7 +63,7 @@ export interface LookupHooks {
  *
  * @example
  * ```ts
- * try { minted = await mint(); } catch (err) { await subject.spend(); throw err; }
+ * try { minted = await mint(); } catch (err) { await subject.spend(failureEvent); throw err; }
  * await subject.use(successEvent);
  * ```
  */
@@ -78,8 +79,12 @@ export interface Subject {
    * PAT was revoked meanwhile); the event is then not recorded.
    */
   use(event: NewAuditEvent): Promise<void>;
-  /** After a refusal of the exchange: burn the subject token (or record the PAT's use) all the same. */
-  spend(): Promise<void>;
+  /**
+   * After a refusal of the exchange: burn the subject token (or record the PAT's use) all the same,
+   * together with the failure `event`. Resolves to whether the event was recorded; throws, like `use`,
+   * when another redemption consumed the subject token first.
+   */
+  spend(event: NewAuditEvent): Promise<boolean>;
 }
 
 const unknownSubjectToken = () =>
@@ -137,13 +142,20 @@ export async function redeemSubjectToken(
   const refused = refusal(found, now);
   if (refused !== undefined) throw refused;
   /** Consume; when another redemption won, throw what this one gets, as a redemption after it would. */
-  const consume = async (event?: NewAuditEvent) => {
-    if ((await store.subjectTokens.consume(found.tokenHash, now, event)) !== undefined) return;
+  const consume = async (event: NewAuditEvent): Promise<true> => {
+    if ((await store.subjectTokens.consume(found.tokenHash, now, event)) !== undefined) return true;
     const known = await store.subjectTokens.findByHash(found.tokenHash);
     if (known === undefined) throw unknownSubjectToken();
     throw refusal(known, now) ?? expired();
   };
-  return { userId: found.userId, subjectToken: found, use: consume, spend: () => consume() };
+  return {
+    userId: found.userId,
+    subjectToken: found,
+    use: async (event) => {
+      await consume(event);
+    },
+    spend: consume,
+  };
 }
 
 /**
@@ -175,8 +187,6 @@ export async function usePersonalAccessToken(
     use: async (event) => {
       if (!(await store.personalAccessTokens.touch(found.id, now, event))) throw unknownPat();
     },
-    spend: async () => {
-      await store.personalAccessTokens.touch(found.id, now);
-    },
+    spend: (event) => store.personalAccessTokens.touch(found.id, now, event),
   };
 }

@@ -22,12 +22,16 @@
  * also records the success event; only the winner of that update answers with it, so single use is
  * exactly as strong as a consume before signing, and on PostgreSQL an exchange is two round trips.
  *
- * Every exchange is an audit event, successful or not, with its reason.
+ * Every exchange is an audit event, successful or not, with its reason. Whenever an exchange consumes
+ * a subject token (or uses a PAT), its event is written by the same statement (PostgreSQL) or
+ * transaction (SQLite) as the change: a crash leaves both or neither, and a refused exchange after the
+ * subject was found is still two round trips.
  *
  * @module
  */
 import type { KoaContextWithOIDC, Provider } from 'oidc-provider';
 import { errors } from 'oidc-provider';
+import { boundScopes } from '../config/error-echo.js';
 import { tokenRequestProof } from '../dpop.js';
 import {
   TokenExchangeError,
@@ -164,7 +168,7 @@ async function grantedScopes(
       pat === undefined
         ? "none of the requested scopes is granted by the user's roles"
         : "none of the requested scopes is granted by the user's roles and the personal access token",
-      requested.join(' '),
+      boundScopes(requested.join(' ')),
     );
   }
   return { granted, available };
@@ -293,9 +297,14 @@ async function exchange(ctx: KoaContextWithOIDC, context: GrantContext, attempt:
     });
     minted = { value: await token.save(), token, granted };
   } catch (err) {
-    // Refused after the subject was found: a subject token is burnt all the same (unless another
-    // redemption consumed it first, which is then the refusal), and a PAT's use is recorded.
-    await subject.spend();
+    // Refused after the subject was found: a subject token is burnt all the same, together with the
+    // failure event (unless another redemption consumed it first, which is then the refusal, audited
+    // by the handler), and a PAT's use is recorded with it.
+    const event = context.audit.prepare(failureEvent(ctx, attempt, err));
+    if (await subject.spend(event)) {
+      audited.add(ctx);
+      context.audit.stored(event);
+    }
     throw err;
   }
   // One statement: the token is consumed and the success recorded, or neither (another redemption
@@ -340,6 +349,18 @@ function describe(err: unknown): string | undefined {
   return typeof description === 'string' ? description.slice(0, 256) : undefined;
 }
 
+/** The `token_exchange.failed` event of an attempt refused with `err`. */
+function failureEvent(ctx: KoaContextWithOIDC, attempt: Attempt, err: unknown) {
+  return {
+    type: 'token_exchange.failed',
+    applicationId: ctx.oidc.client?.clientId ?? null,
+    userId: attempt.userId,
+    actorId: attempt.actorId,
+    reason: reasonOf(err),
+    details: { ...attempt.details, description: describe(err) },
+  } as const;
+}
+
 function recordFailure(
   context: GrantContext,
   ctx: KoaContextWithOIDC,
@@ -347,14 +368,7 @@ function recordFailure(
   err: unknown,
 ): Promise<unknown> {
   audited.add(ctx);
-  return context.audit.record({
-    type: 'token_exchange.failed',
-    applicationId: ctx.oidc.client?.clientId ?? null,
-    userId: attempt.userId,
-    actorId: attempt.actorId,
-    reason: reasonOf(err),
-    details: { ...attempt.details, description: describe(err) },
-  });
+  return context.audit.record(failureEvent(ctx, attempt, err));
 }
 
 /**
@@ -376,7 +390,8 @@ export const tokenExchangeGrant: GrantModule = {
     } catch (err) {
       if (err instanceof TooManyExchangeFailuresError) ctx.set('retry-after', String(err.retryAfter));
       try {
-        await recordFailure(context, ctx, attempt, err);
+        // Unless recorded already, with the consumption of the subject token it refused.
+        if (!audited.has(ctx)) await recordFailure(context, ctx, attempt, err);
       } catch (auditErr) {
         context.log.error(
           { event: 'audit.failed', err: { message: (auditErr as Error).message } },

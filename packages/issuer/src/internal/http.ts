@@ -48,6 +48,35 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
   return false;
 }
 
+/**
+ * Keys that reach an object's prototype when a parsed document is copied by assignment
+ * (`target[key] = value`, as schema libraries and merges do): `{"__proto__":{…}}` would then replace
+ * the copy's prototype (and vanish from what is stored) instead of being data.
+ */
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * The path (`body.context.a.__proto__`) of the first prototype key (`__proto__`, `constructor`,
+ * `prototype`) anywhere in a parsed JSON document, or `undefined`. The walk is as deep as the document,
+ * whose depth was bounded before parsing.
+ *
+ * @example
+ * ```ts
+ * prototypeKeyPath(JSON.parse('{"context":{"__proto__":{"admin":true}}}')); // 'body.context.__proto__'
+ * ```
+ */
+export function prototypeKeyPath(value: unknown, path = 'body'): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const entries = Array.isArray(value) ? value.entries() : Object.entries(value);
+  for (const [key, item] of entries) {
+    const at = `${path}.${key}`;
+    if (PROTOTYPE_KEYS.has(String(key))) return at;
+    const found = prototypeKeyPath(item, at);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 /** Whether the request declares a JSON body. */
 export function isJson(req: IncomingMessage): boolean {
   const type = req.headers['content-type'];
@@ -70,11 +99,23 @@ export async function readJson(req: IncomingMessage, limit: number, maxDepth: nu
   }
   if (jsonDepthExceeds(text, maxDepth))
     throw new ValidationError(`JSON nesting deeper than ${maxDepth} levels`);
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw new ValidationError('Request body is not valid JSON');
   }
+  const forbidden = prototypeKeyPath(parsed);
+  if (forbidden !== undefined) {
+    const key = forbidden.slice(forbidden.lastIndexOf('.') + 1);
+    throw new ValidationError(`The key "${key}" is not allowed in a request body`, [
+      {
+        path: forbidden,
+        message: `"${key}" is reserved (it could reach an object prototype): rename the key`,
+      },
+    ]);
+  }
+  return parsed;
 }
 
 /** Read a small `application/x-www-form-urlencoded` body; repeated fields are refused. */

@@ -2,7 +2,8 @@
  * Round trips to PostgreSQL per token request, counted at the `pg` client (every `query` a
  * connection sends is one round trip): client credentials take one (the client, the resource and its
  * role scopes in one read), a token exchange two (that read with the failure window, the subject token
- * or PAT and its user, then the consume or use together with the audit event). The answers and the
+ * or PAT and its user, then the consume or use together with the audit event, also when the exchange
+ * is refused after the subject token was found). The answers and the
  * audit trail are what the other suites check; here, what they cost.
  */
 import pg from 'pg';
@@ -88,6 +89,35 @@ describe('postgres: round trips per token request', () => {
     const replay = await exchangeOf(tokens[5]!)();
     expect(replay.status).toBe(400);
     expect(replay.body.error_description).toContain('already been used');
+  });
+
+  it('B76: a refused exchange that burns its subject token: two round trips, burning and auditing together', async () => {
+    const tokens = await Promise.all(
+      Array.from({ length: 3 }, () => mintSubjectToken(t, admin, { userId: alice })),
+    );
+    for (const token of tokens) {
+      const { result, queries } = await counted(() =>
+        exchange(t, {
+          subject_token: token,
+          subject_token_type: ACCESS_TOKEN_TYPE,
+          resource: ORDERS,
+          scope: 'admin:orders',
+        }),
+      );
+      expect(result.status).toBe(400);
+      expect(result.body.error).toBe('invalid_scope');
+      expect(queries).toHaveLength(2);
+      expect(queries[1]).toMatch(/^WITH changed AS \(UPDATE subject_tokens[\s\S]*INSERT INTO audit_events/);
+    }
+    const failed = await t.issuer.store.auditEvents.list(
+      { type: 'token_exchange.failed' },
+      { page: 1, pageSize: 3 },
+    );
+    expect(failed.items.map((event) => event.reason)).toEqual([
+      'invalid_scope',
+      'invalid_scope',
+      'invalid_scope',
+    ]);
   });
 
   it('token exchange of a personal access token: two round trips', async () => {

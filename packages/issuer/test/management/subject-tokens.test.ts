@@ -121,6 +121,35 @@ describe.each(DRIVERS)('%s', (driver) => {
       expect(fits.status).toBe(201);
     });
 
+    it('B74: __proto__, constructor or prototype keys in context, at any depth → 400 naming the key', async () => {
+      const before = (await t.issuer.store.auditEvents.list({}, { page: 1, pageSize: 1 })).total;
+      const bodies: Array<[string, string]> = [
+        [`{"userId":"${alice}","context":{"__proto__":{"admin":true}}}`, 'body.context.__proto__'],
+        [
+          `{"userId":"${alice}","context":{"a":{"b":{"constructor":{"x":1}}}}}`,
+          'body.context.a.b.constructor',
+        ],
+        [`{"userId":"${alice}","context":{"list":[{"prototype":1}]}}`, 'body.context.list.0.prototype'],
+        [`{"__proto__":{"userId":"${alice}"}}`, 'body.__proto__'],
+      ];
+      for (const [body, path] of bodies) {
+        const res = await api(t, admin, 'POST', '/subject-tokens', body);
+        expect(res.status, body).toBe(400);
+        expect(res.body.code).toBe('invalid_request');
+        const key = path.slice(path.lastIndexOf('.') + 1);
+        expect(res.body.message).toBe(`The key "${key}" is not allowed in a request body`);
+        expect(res.body.issues).toEqual([{ path, message: expect.stringContaining('rename the key') }]);
+      }
+      // Nothing was created; the same keys as values, or inside longer names, are plain data.
+      expect((await t.issuer.store.auditEvents.list({}, { page: 1, pageSize: 1 })).total).toBe(before);
+      const fine = await api(t, admin, 'POST', '/subject-tokens', {
+        userId: alice,
+        context: { note: '__proto__', constructorName: 'x', prototypes: ['constructor'] },
+      });
+      expect(fine.status).toBe(201);
+      expect(({} as Record<string, unknown>).admin).toBeUndefined();
+    });
+
     it('needs all or subject-tokens:create', async () => {
       const narrow = await managementToken(t, ['subject-tokens:create']);
       expect((await api(t, narrow, 'POST', '/subject-tokens', { userId: alice })).status).toBe(201);
