@@ -30,6 +30,10 @@ const FIXED = [
   'management.maxPageSize',
   'management.maxParamLength',
   'management.maxCustomDataBytes',
+  'responses.discoveryMaxAge',
+  'responses.jwksMaxAge',
+  'responses.maxEcho',
+  'responses.maxErrorDescription',
 ];
 
 function leaves(tree: OptionTree | Readonly<Record<string, unknown>>, prefix = ''): string[] {
