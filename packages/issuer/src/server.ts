@@ -40,6 +40,7 @@ import { createManagementRouter, type ManagementDeps, type RouteDef } from './ma
 import { buildSchemas } from './management/schemas.js';
 import { subjectTokenRoutes } from './management/subject-tokens.js';
 import { userRoutes } from './management/users.js';
+import { createProtection } from './protection/protection.js';
 import { type SeedResult, seed } from './seed.js';
 import { openStore } from './storage/open.js';
 import type { ApplicationRecord, Store } from './storage/store.js';
@@ -207,9 +208,11 @@ async function assemble(
   );
 
   const adminAuthenticated = markAdminSecretUsed(store, admin, log);
+  const protection = createProtection({ config, store, audit, log, now: epoch });
 
   const build = () => {
     provider = createProvider({ config, store, keys, cookieKeys, dpopNonceSecret, log, customClaims });
+    protection.install(provider);
     (provider.on as (event: string, listener: typeof adminAuthenticated) => unknown).call(
       provider,
       'grant.success', // a token issued: for the administrator, its secret has been used
@@ -337,12 +340,20 @@ async function assemble(
     deps,
     routes,
     verifier: () => verifier,
+    limit: protection.limitManagement,
     openapi: () => {
       openapi ??= buildOpenApi(config, routes, schemas);
       return openapi;
     },
   });
-  const interactions = createInteractionRoutes({ config, store, log, provider: () => provider, csrfKey });
+  const interactions = createInteractionRoutes({
+    config,
+    store,
+    log,
+    provider: () => provider,
+    csrfKey,
+    protection,
+  });
 
   const handler = createFrontHandler({
     config,

@@ -3,8 +3,10 @@
  *
  * @module
  */
+import { PROTECTION_SETTINGS, protectionFlag } from '../config/protection.js';
 import { ConfigError } from '../errors.js';
 import { didYouMean } from '../internal/suggest.js';
+import { parseList } from './config.js';
 
 /**
  * Flags and the setting each sets.
@@ -15,7 +17,7 @@ import { didYouMean } from '../internal/suggest.js';
  * ```
  */
 export const FLAGS: Readonly<
-  Record<string, { readonly setting: string; readonly kind: 'string' | 'integer' }>
+  Record<string, { readonly setting: string; readonly kind: 'string' | 'integer' | 'list' }>
 > = Object.freeze({
   '--base-url': { setting: 'baseUrl', kind: 'string' },
   '--port': { setting: 'port', kind: 'integer' },
@@ -24,6 +26,9 @@ export const FLAGS: Readonly<
   '--database': { setting: 'database', kind: 'string' },
   '--database-url': { setting: 'database', kind: 'string' },
   '--log-level': { setting: 'log.level', kind: 'string' },
+  ...Object.fromEntries(
+    PROTECTION_SETTINGS.map(([setting, kind]) => [protectionFlag(setting), { setting, kind }]),
+  ),
 });
 
 /**
@@ -101,7 +106,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
           throw new ConfigError(name, `is not a known option${didYouMean(name, ALL_OPTIONS)} (see --help)`);
         if (flag.kind === 'integer' && !/^\d+$/.test(value))
           throw new ConfigError(name, 'must be an integer');
-        flags[flag.setting] = flag.kind === 'integer' ? Number(value) : value;
+        flags[flag.setting] =
+          flag.kind === 'integer' ? Number(value) : flag.kind === 'list' ? parseList(value) : value;
         flagNames[flag.setting] = name;
       }
     } else words.push(arg);
@@ -148,11 +154,18 @@ Options:
                           instances on one database (env GATEHOUSE_DATABASE or DATABASE_URL)
       --database-url <u>  The same as --database (for a postgres:// URL)
       --log-level <lvl>   fatal|error|warn|info|debug|trace|silent (env GATEHOUSE_LOG_LEVEL)
+      --proxy-hops <n>    Trusted proxies in front of the issuer; the client address is read from the
+                          right end of X-Forwarded-For (env GATEHOUSE_PROXY_HOPS; default 0)
+      --proxy-addresses <list>  Trusted proxy addresses or CIDR ranges, comma-separated
+                          (env GATEHOUSE_PROXY_ADDRESSES)
+      --sign-in-*, --rate-limits-*  Sign-in lockout and rate limits, one flag per setting, e.g.
+                          --sign-in-max-failures 5 --rate-limits-token-per-client 600 (env
+                          GATEHOUSE_SIGN_IN_*, GATEHOUSE_RATE_LIMITS_*; see docs/issuer.md)
   -h, --help              Show this help.
   -v, --version           Show the version.
 
 Environment only: GATEHOUSE_ADMIN_CLIENT_ID and GATEHOUSE_ADMIN_CLIENT_SECRET fix the administrator
-credentials (otherwise they are generated and printed by start); GATEHOUSE_TRUST_PROXY=true trusts X-Forwarded-* headers; GATEHOUSE_KEY_ALGORITHM picks
+credentials (otherwise they are generated and printed by start); GATEHOUSE_KEY_ALGORITHM picks
 RS256 (default), PS256, ES256 or EdDSA for new keys; GATEHOUSE_POSTGRES_POOL_SIZE sets the PostgreSQL
 connections per process (default 10).
 Logs are JSON lines on standard output; messages for people (banner, credentials) go to standard error.`;

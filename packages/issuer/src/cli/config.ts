@@ -14,6 +14,7 @@ import {
   type OptionTree,
   withoutPaths,
 } from '../config/keys.js';
+import { PROTECTION_SETTINGS, protectionVariable } from '../config/protection.js';
 import type { IssuerConfig } from '../config/schema.js';
 import { ConfigError } from '../errors.js';
 
@@ -36,7 +37,7 @@ export const DEFAULT_CONFIG_FILE = 'gatehouse-issuer.json';
  * ```
  */
 export const ENVIRONMENT: ReadonlyArray<
-  readonly [variable: string, setting: string, kind: 'string' | 'integer' | 'boolean']
+  readonly [variable: string, setting: string, kind: 'string' | 'integer' | 'boolean' | 'list']
 > = Object.freeze([
   ['GATEHOUSE_BASE_URL', 'baseUrl', 'string'],
   ['GATEHOUSE_PORT', 'port', 'integer'],
@@ -52,7 +53,8 @@ export const ENVIRONMENT: ReadonlyArray<
   ['GATEHOUSE_ADMIN_CLIENT_ID', 'admin.clientId', 'string'],
   ['GATEHOUSE_ADMIN_CLIENT_SECRET', 'admin.clientSecret', 'string'],
   ['GATEHOUSE_DPOP_REQUIRE_NONCE', 'dpop.requireNonce', 'boolean'],
-] as const);
+  ...PROTECTION_SETTINGS.map(([setting, kind]) => [protectionVariable(setting), setting, kind] as const),
+]);
 
 /** Settings a config file may contain: every option but those only code can pass. */
 const FILE_SETTINGS: OptionTree = withoutPaths(OPTION_TREE, EMBEDDING_ONLY);
@@ -92,7 +94,22 @@ export function readConfigFile(path: string): Settings {
   return parsed as Settings;
 }
 
-function parseEnv(variable: string, kind: 'string' | 'integer' | 'boolean', raw: string): unknown {
+/**
+ * A comma-separated list (`GATEHOUSE_PROXY_ADDRESSES`, `--proxy-addresses`) as its trimmed, non-empty items.
+ *
+ * @example
+ * ```ts
+ * parseList('10.0.0.0/8, 192.168.1.7'); // ['10.0.0.0/8', '192.168.1.7']
+ * ```
+ */
+export const parseList = (raw: string): string[] =>
+  raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+function parseEnv(variable: string, kind: 'string' | 'integer' | 'boolean' | 'list', raw: string): unknown {
+  if (kind === 'list') return parseList(raw);
   if (kind === 'integer') {
     if (!/^\d+$/.test(raw)) throw new ConfigError(variable, 'must be an integer');
     return Number(raw);

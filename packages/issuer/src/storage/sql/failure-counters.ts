@@ -47,6 +47,9 @@ export function failureCounterStore(db: Executor): FailureCounterStore {
           [key, now + window, now, now],
         ))!,
       ),
+    reset: async (key) => {
+      await db.run('DELETE FROM failure_counters WHERE key = ?', [key]);
+    },
     purgeExpired: (now) => db.run('DELETE FROM failure_counters WHERE ends_at <= ?', [now]),
   };
 }
