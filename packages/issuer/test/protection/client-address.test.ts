@@ -10,7 +10,12 @@ import { resolveProtection } from '../../src/config/protection.js';
 import { ConfigError } from '../../src/errors.js';
 import { clientAddress } from '../../src/protection/client-address.js';
 import { DRIVERS } from '../helpers/drivers.js';
-import { ACCESS_TOKEN_TYPE, EXCHANGE_SECRET, loadExchangeWorld, TOKEN_EXCHANGE } from '../helpers/exchange.js';
+import {
+  ACCESS_TOKEN_TYPE,
+  EXCHANGE_SECRET,
+  loadExchangeWorld,
+  TOKEN_EXCHANGE,
+} from '../helpers/exchange.js';
 import { loadWorld, ORDERS, PASSWORD } from '../helpers/fixtures.js';
 import { startIssuer, type TestIssuer } from '../helpers/issuer.js';
 import { openSignInForm } from '../helpers/sign-in.js';
@@ -77,7 +82,12 @@ describe.each(DRIVERS)('X-Forwarded-For spoofing with one trusted hop (%s)', (dr
     t = await startIssuer(driver, {
       proxy: { hops: 1 },
       tokenExchange: { maxFailures: 3, failureWindow: 60 },
-      signIn: { maxFailuresPerAddress: 5, maxFailures: 1_000, delayAfter: 1_000, delayAfterPerAddress: 1_000 },
+      signIn: {
+        maxFailuresPerAddress: 5,
+        maxFailures: 1_000,
+        delayAfter: 1_000,
+        delayAfterPerAddress: 1_000,
+      },
     });
     await loadWorld(t);
     await loadExchangeWorld(t);

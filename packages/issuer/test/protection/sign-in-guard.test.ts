@@ -89,7 +89,9 @@ describe.each(DRIVERS)('%s', (driver) => {
     const other = await openSignInForm(t.baseUrl);
     expect((await other.attempt('DAN@example.com', PASSWORD)).status).toBe(429);
 
-    await new Promise((resolve) => setTimeout(resolve, (Number(refused.headers.get('retry-after')) + 1) * 1000));
+    await new Promise((resolve) =>
+      setTimeout(resolve, (Number(refused.headers.get('retry-after')) + 1) * 1000),
+    );
     const accepted = await form.attempt('dan', PASSWORD);
     expect(accepted.status).toBe(303);
     expect(accepted.location).toContain('/oidc/auth/');
@@ -108,7 +110,12 @@ describe.each(DRIVERS)('%s', (driver) => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(17);
     const admin = await adminToken(t);
     const erin = (await t.issuer.store.users.findByLogin('erin'))!.id;
-    const events = await api(t, admin, 'GET', `/audit-events?type=sign_in.failed&userId=${erin}&pageSize=100`);
+    const events = await api(
+      t,
+      admin,
+      'GET',
+      `/audit-events?type=sign_in.failed&userId=${erin}&pageSize=100`,
+    );
     const reasons = events.body.items.map((event: { reason: string }) => event.reason);
     expect(reasons.filter((reason: string) => reason === 'invalid_credentials')).toHaveLength(4);
     expect(reasons.filter((reason: string) => reason === 'locked')).toHaveLength(16);
