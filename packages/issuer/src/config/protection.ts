@@ -185,12 +185,12 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, option: string): T {
   const path = [option, ...issue.path.map(String)].join('.');
   if (issue.code === 'unrecognized_keys')
     throw new ConfigError(`${option}.${issue.keys[0]}`, 'is not a known option');
-  if (issue.code === 'too_small' || issue.code === 'too_big' || issue.code === 'invalid_type')
-    throw new ConfigError(
-      path,
-      issue.path.length === 0 ? 'must be an object' : `is invalid: ${issue.message}`,
-    );
-  throw new ConfigError(path, `is invalid: ${issue.message}`);
+  if (issue.path.length === 0) throw new ConfigError(option, 'must be an object');
+  if (issue.code === 'too_big') throw new ConfigError(path, `must be at most ${issue.maximum}`);
+  if (issue.code === 'too_small') throw new ConfigError(path, `must be at least ${issue.minimum}`);
+  if (issue.code === 'invalid_type')
+    throw new ConfigError(path, `must be ${issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`);
+  throw new ConfigError(path, 'must be an integer');
 }
 
 function trustedAddresses(addresses: readonly string[]): (address: string) => boolean {

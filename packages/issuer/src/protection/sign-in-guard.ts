@@ -1,10 +1,12 @@
 /**
- * Sign-in throttling and lockout. Every password attempt is counted per account and per client
- * address in the store's shared counters (so every instance on one PostgreSQL database sees the same
- * counts) *before* its password is checked: parallel guesses are all counted, and once an account or
- * an address reaches its threshold no further guess is even hashed. Past `delayAfter` failures each
- * attempt waits a doubling delay; at the threshold the account (or the address) is locked for
- * `lockDuration` and every attempt, the right password included, is refused with `Retry-After`.
+ * Sign-in throttling and lockout. Every attempt is counted per account and per client address in the
+ * store's shared counters (so every instance on one PostgreSQL database sees the same counts)
+ * *before* its password is checked: parallel guesses are all counted, and once an account or an
+ * address reaches its threshold no further guess is even hashed. Past `delayAfter` attempts each one
+ * waits a doubling delay (up to `maxDelay`); at the threshold the account (or the address) is locked
+ * for `lockDuration` and every attempt, the right password included, is refused with `Retry-After`.
+ * Refusals are delayed too (by the address's delay, the longest one for a locked address), so a
+ * script hammering a lock is slowed down rather than answered at full speed.
  *
  * The answer never says whether an account exists: an unknown identifier is counted and locked under
  * that identifier exactly as an account is, with the same messages, statuses and work. Password
@@ -116,13 +118,17 @@ export function createSignInGuard(deps: SignInGuardDeps): SignInGuard {
   const attemptsKey = (subject: string) => counterKey(`sign-in\n${subject}`);
   const lockKey = (subject: string) => counterKey(`sign-in-lock\n${subject}`);
 
-  /** Seconds until the later of the subjects' locks ends; 0 when neither is locked. */
-  async function lockedFor(subjects: Record<Scope, string>, now: number): Promise<number> {
-    const windows = await Promise.all([
+  /** Seconds until the later of the subjects' locks ends (0: neither is locked), and whether the address is. */
+  async function lockedFor(
+    subjects: Record<Scope, string>,
+    now: number,
+  ): Promise<{ wait: number; address: boolean }> {
+    const [account, address] = await Promise.all([
       counters.get(lockKey(subjects.account), now),
       counters.get(lockKey(subjects.address), now),
     ]);
-    return Math.max(0, ...windows.map((window) => (window === undefined ? 0 : window.endsAt - now)));
+    const left = (window: FailureWindow | undefined) => (window === undefined ? 0 : window.endsAt - now);
+    return { wait: Math.max(left(account), left(address)), address: address !== undefined };
   }
 
   /** Exponential delay once `failures` (before this attempt) pass the free ones. */
@@ -197,23 +203,28 @@ export function createSignInGuard(deps: SignInGuardDeps): SignInGuard {
         account: user === undefined ? `login:${attempt.identifier.toLowerCase()}` : `user:${user.id}`,
         address: `address:${attempt.address}`,
       };
-      const waitBefore = await lockedFor(subjects, now);
-      if (waitBefore > 0) return refuse({ kind: 'locked', retryAfter: waitBefore }, attempt, user);
+      // Every attempt is counted first, refused ones included, so parallel attempts are all counted
+      // and an address that keeps trying while locked keeps being slowed down.
       const counted: Record<Scope, FailureWindow> = {
         account: await counters.increment(attemptsKey(subjects.account), now, limits.failureWindow),
         address: await counters.increment(attemptsKey(subjects.address), now, limits.failureWindow),
       };
-      // A lock placed by a parallel attempt between the first read and the counting.
-      const waitAfter = await lockedFor(subjects, now);
-      if (waitAfter > 0) return refuse({ kind: 'locked', retryAfter: waitAfter }, attempt, user);
-      for (const scope of ['account', 'address'] as const) {
-        if (counted[scope].count > max[scope])
-          return refuse(await lock(scope, subjects, attempt, user, now), attempt, user);
+      const addressDelay = delayFor(counted.address.count - 1, freeFailures.address);
+      // Read after counting: a lock placed by a parallel attempt is seen (it is written before the
+      // attempts it ends are forgotten).
+      const locked = await lockedFor(subjects, now);
+      if (locked.wait > 0) {
+        // A locked address is answered after the longest delay: scripts hammering it are slowed down.
+        await sleep(locked.address ? limits.maxDelay : addressDelay);
+        return refuse({ kind: 'locked', retryAfter: locked.wait }, attempt, user);
       }
-      const delay = Math.max(
-        delayFor(counted.account.count - 1, freeFailures.account),
-        delayFor(counted.address.count - 1, freeFailures.address),
-      );
+      for (const scope of ['account', 'address'] as const) {
+        if (counted[scope].count > max[scope]) {
+          await sleep(addressDelay);
+          return refuse(await lock(scope, subjects, attempt, user, now), attempt, user);
+        }
+      }
+      const delay = Math.max(delayFor(counted.account.count - 1, freeFailures.account), addressDelay);
       if (delay > 0) await sleep(delay);
       let matches: boolean;
       try {

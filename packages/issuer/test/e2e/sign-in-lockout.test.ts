@@ -82,7 +82,7 @@ describe.each(DRIVERS)('%s', (driver) => {
     await page.fill('#identifier', identifier);
     await page.fill('#password', password);
     // Mark the page, so the answer is read from the next one and never from this one.
-    await page.evaluate(() => document.body.setAttribute('data-submitted', ''));
+    await page.evaluate("document.body.setAttribute('data-submitted', '')");
     await page.click('button[type=submit]');
     await page.waitForSelector('body:not([data-submitted])');
     return (await page.textContent('[role=alert]'))?.trim() ?? '';

@@ -87,6 +87,8 @@ describe.each(DRIVERS)('X-Forwarded-For spoofing with one trusted hop (%s)', (dr
         maxFailures: 1_000,
         delayAfter: 1_000,
         delayAfterPerAddress: 1_000,
+        delay: 10,
+        maxDelay: 20,
       },
     });
     await loadWorld(t);

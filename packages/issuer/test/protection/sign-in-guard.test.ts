@@ -25,6 +25,7 @@ describe.each(DRIVERS)('%s', (driver) => {
       signIn: {
         maxFailures: 4,
         maxFailuresPerAddress: 10_000,
+        delayAfterPerAddress: 10_000,
         lockDuration: LOCK_SECONDS,
         delayAfter: 2,
         delay: DELAY_MS,
