@@ -428,6 +428,7 @@ async function assemble(
       unwatchKeys();
       await Promise.all([...servers].map(closeServer));
       await runner?.close();
+      await protection.close();
       if (ownsStore) await store.close();
     },
   };

@@ -141,12 +141,17 @@ export const DEFAULTS = Object.freeze({
     /** Longest delay in milliseconds (4 s). */
     maxDelay: 4_000,
     /**
-     * Password hashes (scrypt runs on the libuv pool) computed at once: half the CPUs, at least one, so
-     * a login flood leaves pool threads and CPU for token signing.
+     * Sign-in password hashes computed at once, each on its own worker thread at the lowest CPU
+     * priority: half the CPUs, at least one, so a login flood leaves CPU and libuv's pool (token
+     * signing) to everything else.
      */
     concurrentHashes: Math.max(1, Math.floor(availableParallelism() / 2)),
-    /** Sign-ins waiting for a hash slot; more are refused at once with `503` and `Retry-After: 1`. */
-    queuedHashes: 16,
+    /**
+     * Sign-ins waiting for a hash slot; more are refused at once with `503` and `Retry-After: 1`. A
+     * waiting attempt costs no CPU, while a refused one is answered and retried at full speed: the
+     * queue absorbs a flood's attempts, and only the excess beyond it is refused.
+     */
+    queuedHashes: 64,
   }),
   rateLimits: Object.freeze({
     /** Length of every rate-limit window in seconds. */

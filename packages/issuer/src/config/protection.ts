@@ -62,9 +62,9 @@ export interface SignInConfig {
   delay?: number;
   /** Longest delay in milliseconds. Default 4000. */
   maxDelay?: number;
-  /** Password hashes computed at once (each a scrypt run on the libuv pool). Default: half the CPUs, at least 1. */
+  /** Sign-in password hashes computed at once (each on a low-priority worker thread). Default: half the CPUs, at least 1. */
   concurrentHashes?: number;
-  /** Sign-ins waiting for a hash slot; more are refused at once (503). Default 16. */
+  /** Sign-ins waiting for a hash slot; more are refused at once (503). Default 64. */
   queuedHashes?: number;
 }
 

@@ -37,6 +37,8 @@ export interface Protection {
   readonly limitManagement: (auth: AuthInfo) => Promise<void>;
   /** Install the address and the token-endpoint limits on a (re)built provider. */
   readonly install: (provider: Provider) => void;
+  /** Stop the password-hashing threads. */
+  readonly close: () => Promise<void>;
 }
 
 /**
@@ -76,9 +78,11 @@ export function createProtection(deps: ProtectionDeps): Protection {
     perAddress: limit(config.rateLimits.tokenPerAddress),
     now,
   };
+  const signIn = createSignInGuard(deps);
   return {
     address: token.address,
-    signIn: createSignInGuard(deps),
+    signIn,
+    close: () => signIn.close(),
     async limitManagement(auth) {
       const wait = await management.hit(`management\n${auth.clientId ?? auth.subject}`, now());
       if (wait > 0) throw new RateLimitedError(wait);

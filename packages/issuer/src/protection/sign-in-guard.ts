@@ -10,7 +10,8 @@
  *
  * The answer never says whether an account exists: an unknown identifier is counted and locked under
  * that identifier exactly as an account is, with the same messages, statuses and work. Password
- * hashing runs in the bounded {@link HashPool}; an attempt that finds it full is refused at once.
+ * hashing runs in the bounded hash pool, on low-priority threads (`hash-workers.ts`); an attempt that
+ * finds the pool and its queue full is refused at once.
  * Every refusal is an audit event (`sign_in.failed`, `sign_in.locked`) with the identifier and the
  * client address, never the password.
  *
@@ -24,6 +25,7 @@ import type { AuditTrail } from '../internal/audit.js';
 import { dummyPasswordCheck, verifyPassword } from '../internal/secrets.js';
 import type { FailureWindow, Store, UserRecord } from '../storage/store.js';
 import { createHashPool, HashPoolBusyError } from './hash-pool.js';
+import { createHashWorkers } from './hash-workers.js';
 
 /**
  * One sign-in attempt.
@@ -70,6 +72,8 @@ type Refusal = Exclude<SignInOutcome, { kind: 'success' }>;
  */
 export interface SignInGuard {
   authenticate(attempt: SignInAttempt): Promise<SignInOutcome>;
+  /** Stop the hashing threads. */
+  close(): Promise<void>;
 }
 
 /**
@@ -109,6 +113,7 @@ export function createSignInGuard(deps: SignInGuardDeps): SignInGuard {
   const limits = config.signIn;
   const counters = store.failures;
   const pool = createHashPool({ concurrent: limits.concurrentHashes, queued: limits.queuedHashes });
+  const workers = createHashWorkers(limits.concurrentHashes);
   const max: Record<Scope, number> = { account: limits.maxFailures, address: limits.maxFailuresPerAddress };
   const freeFailures: Record<Scope, number> = {
     account: limits.delayAfter,
@@ -194,6 +199,7 @@ export function createSignInGuard(deps: SignInGuardDeps): SignInGuard {
   }
 
   return {
+    close: () => workers.close(),
     async authenticate(attempt) {
       const now = deps.now();
       const found = await store.users.findByLogin(attempt.identifier);
@@ -230,8 +236,8 @@ export function createSignInGuard(deps: SignInGuardDeps): SignInGuard {
       try {
         matches = await pool.run(() =>
           user === undefined
-            ? dummyPasswordCheck(attempt.password, config.passwords.scryptCost)
-            : verifyPassword(attempt.password, user.passwordHash!),
+            ? dummyPasswordCheck(attempt.password, config.passwords.scryptCost, workers.derive)
+            : verifyPassword(attempt.password, user.passwordHash!, workers.derive),
         );
       } catch (err) {
         if (!(err instanceof HashPoolBusyError)) throw err;
