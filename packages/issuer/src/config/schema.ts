@@ -61,12 +61,6 @@ function integer(
   return value;
 }
 
-function boolean(value: unknown, fallback: boolean, option: string): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') return fail(option, 'must be true or false');
-  return value;
-}
-
 function text(value: unknown, option: string): string {
   if (typeof value !== 'string' || value.length === 0) return fail(option, 'must be a non-empty string');
   return value;
