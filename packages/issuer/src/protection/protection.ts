@@ -15,7 +15,7 @@ import { RateLimitedError } from '../errors.js';
 import type { AuditTrail } from '../internal/audit.js';
 import type { Store } from '../storage/store.js';
 import { clientAddress } from './client-address.js';
-import { createRateLimit } from './rate-limiter.js';
+import { createRateLimiter } from './rate-limiter.js';
 import { createSignInGuard, type SignInGuard } from './sign-in-guard.js';
 import { installTokenEndpointProtection } from './token-endpoint.js';
 
@@ -69,13 +69,13 @@ export interface ProtectionDeps {
  */
 export function createProtection(deps: ProtectionDeps): Protection {
   const { config, store, now } = deps;
-  const { window } = config.rateLimits;
-  const limit = (max: number) => createRateLimit({ max, window }, store.failures);
-  const management = limit(config.rateLimits.managementPerClient);
+  const limits = config.rateLimits;
+  const limiter = createRateLimiter(limits.window, store.failures);
   const token = {
     address: (req: IncomingMessage) => clientAddress(req, config.proxy),
-    perClient: limit(config.rateLimits.tokenPerClient),
-    perAddress: limit(config.rateLimits.tokenPerAddress),
+    limiter,
+    perClient: limits.tokenPerClient,
+    perAddress: limits.tokenPerAddress,
     now,
   };
   const signIn = createSignInGuard(deps);
@@ -84,8 +84,9 @@ export function createProtection(deps: ProtectionDeps): Protection {
     signIn,
     close: () => signIn.close(),
     async limitManagement(auth) {
-      const wait = await management.hit(`management\n${auth.clientId ?? auth.subject}`, now());
-      if (wait > 0) throw new RateLimitedError(wait);
+      const key = `management\n${auth.clientId ?? auth.subject}`;
+      const [wait] = await limiter.hit([{ key, max: limits.managementPerClient }], now());
+      if (wait! > 0) throw new RateLimitedError(wait!);
     },
     install: (provider) => installTokenEndpointProtection(provider, token),
   };

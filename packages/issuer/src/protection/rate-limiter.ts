@@ -1,8 +1,9 @@
 /**
- * Fixed-window rate limits on the store's shared counters (`failure_counters`): one atomic upsert per
- * request counts it, so every issuer instance on one PostgreSQL database sees the same count and
- * spreading requests over instances does not multiply the allowance. Keys are stored as SHA-256
- * digests (`counterKey`), so no client id or address is written to the database in clear.
+ * Fixed-window rate limits on the store's shared counters (`failure_counters`): one atomic upsert
+ * counts a request under every key it is limited by (one round trip on PostgreSQL, whatever the number
+ * of keys), so every issuer instance on one database sees the same counts and spreading requests over
+ * instances does not multiply an allowance. Keys are stored as SHA-256 digests (`counterKey`), so no
+ * client id or address is written to the database in clear.
  *
  * @module
  */
@@ -10,36 +11,53 @@ import { counterKey } from '../grants/failure-limiter.js';
 import type { FailureCounterStore } from '../storage/store.js';
 
 /**
- * A rate limit: `hit()` counts one request of a key and says how long it must wait when over the
- * limit.
+ * One limit a request is counted under: at most `max` requests of `key` per window.
  *
  * @example
  * ```ts
- * const wait = await limit.hit(`management\n${clientId}`, epoch());
- * if (wait > 0) throw new ManagementRateLimitedError(wait);
+ * const check: RateCheck = { key: `management\n${clientId}`, max: 1_200 };
  * ```
  */
-export interface RateLimit {
-  /** Count one request of `key`; resolves to the seconds until its window ends when over the limit, else 0. */
-  hit(key: string, now: number): Promise<number>;
+export interface RateCheck {
+  readonly key: string;
+  readonly max: number;
 }
 
 /**
- * Create a limit of `max` requests per key in windows of `window` seconds.
+ * Counts requests in fixed windows.
  *
  * @example
  * ```ts
- * const limit = createRateLimit({ max: 600, window: 60 }, store.failures);
+ * const [wait] = await limiter.hit([{ key: `management\n${clientId}`, max: 1_200 }], epoch());
+ * if (wait > 0) throw new RateLimitedError(wait);
  * ```
  */
-export function createRateLimit(
-  options: { readonly max: number; readonly window: number },
-  counters: FailureCounterStore,
-): RateLimit {
+export interface RateLimiter {
+  /**
+   * Count one request under each check (distinct keys); resolves to each one's wait: the seconds until
+   * its window ends when over its `max`, else 0.
+   */
+  hit(checks: readonly RateCheck[], now: number): Promise<number[]>;
+}
+
+/**
+ * Create a limiter with windows of `window` seconds.
+ *
+ * @example
+ * ```ts
+ * const limiter = createRateLimiter(60, store.failures);
+ * ```
+ */
+export function createRateLimiter(window: number, counters: FailureCounterStore): RateLimiter {
   return {
-    async hit(key, now) {
-      const window = await counters.increment(counterKey(`rate\n${key}`), now, options.window);
-      return window.count > options.max ? Math.max(window.endsAt - now, 1) : 0;
+    async hit(checks, now) {
+      const windows = await counters.incrementAll(
+        checks.map(({ key }) => ({ key: counterKey(`rate\n${key}`), window })),
+        now,
+      );
+      return windows.map((counted, index) =>
+        counted.count > checks[index]!.max ? Math.max(counted.endsAt - now, 1) : 0,
+      );
     },
   };
 }

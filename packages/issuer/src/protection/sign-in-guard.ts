@@ -211,10 +211,14 @@ export function createSignInGuard(deps: SignInGuardDeps): SignInGuard {
       };
       // Every attempt is counted first, refused ones included, so parallel attempts are all counted
       // and an address that keeps trying while locked keeps being slowed down.
-      const counted: Record<Scope, FailureWindow> = {
-        account: await counters.increment(attemptsKey(subjects.account), now, limits.failureWindow),
-        address: await counters.increment(attemptsKey(subjects.address), now, limits.failureWindow),
-      };
+      const [account, address] = await counters.incrementAll(
+        [
+          { key: attemptsKey(subjects.account), window: limits.failureWindow },
+          { key: attemptsKey(subjects.address), window: limits.failureWindow },
+        ],
+        now,
+      );
+      const counted: Record<Scope, FailureWindow> = { account: account!, address: address! };
       const addressDelay = delayFor(counted.address.count - 1, freeFailures.address);
       // Read after counting: a lock placed by a parallel attempt is seen (it is written before the
       // attempts it ends are forgotten).

@@ -14,23 +14,25 @@
 import type { IncomingMessage } from 'node:http';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import { TokenRateLimitedError } from '../errors.js';
-import type { RateLimit } from './rate-limiter.js';
+import type { RateLimiter } from './rate-limiter.js';
 
 /**
  * What {@link installTokenEndpointProtection} needs.
  *
  * @example
  * ```ts
- * installTokenEndpointProtection(provider, { address, perClient, perAddress, now: epoch });
+ * installTokenEndpointProtection(provider, { address, limiter, perClient: 600, perAddress: 1_200, now: epoch });
  * ```
  */
 export interface TokenEndpointProtection {
   /** The client address of a request. */
   readonly address: (req: IncomingMessage) => string;
-  /** Token requests per client id. */
-  readonly perClient: RateLimit;
-  /** Token requests per client address. */
-  readonly perAddress: RateLimit;
+  /** The shared request counters. */
+  readonly limiter: RateLimiter;
+  /** Token requests per client id per window. */
+  readonly perClient: number;
+  /** Token requests per client address per window. */
+  readonly perAddress: number;
   /** Epoch seconds. */
   readonly now: () => number;
 }
@@ -55,16 +57,17 @@ export function installTokenEndpointProtection(provider: Provider, deps: TokenEn
     const ctx = Provider.ctx as KoaContextWithOIDC | undefined;
     if (ctx?.oidc?.route === 'token' && !counted.has(ctx)) {
       counted.add(ctx);
-      const now = deps.now();
-      for (const [scope, limit, key] of [
-        ['address', deps.perAddress, `token-address\n${ctx.ip}`],
-        ['client', deps.perClient, `token-client\n${id}`],
-      ] as const) {
-        const wait = await limit.hit(key, now);
-        if (wait > 0) {
-          ctx.set('retry-after', String(wait));
-          throw new TokenRateLimitedError(scope, wait);
-        }
+      const [byAddress, byClient] = await deps.limiter.hit(
+        [
+          { key: `token-address\n${ctx.ip}`, max: deps.perAddress },
+          { key: `token-client\n${id}`, max: deps.perClient },
+        ],
+        deps.now(),
+      );
+      const wait = Math.max(byAddress!, byClient!);
+      if (wait > 0) {
+        ctx.set('retry-after', String(wait));
+        throw new TokenRateLimitedError(byAddress! > 0 ? 'address' : 'client', wait);
       }
     }
     return find(id);

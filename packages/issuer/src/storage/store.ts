@@ -556,6 +556,14 @@ export interface FailureCounterStore {
    * otherwise adds one to the open window. Resolves to the window after counting.
    */
   increment(key: string, now: number, window: number): Promise<FailureWindow>;
+  /**
+   * {@link FailureCounterStore.increment} of several distinct keys in one statement (one round trip);
+   * resolves to their windows in the order given.
+   */
+  incrementAll(
+    entries: readonly { readonly key: string; readonly window: number }[],
+    now: number,
+  ): Promise<FailureWindow[]>;
   /** Forget `key`'s window (a successful sign-in, a lock placed). */
   reset(key: string): Promise<void>;
   /** Delete windows that ended. Resolves to how many were deleted. */

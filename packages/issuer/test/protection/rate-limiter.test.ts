@@ -5,7 +5,7 @@
  * per client address. Each answers 429 with Retry-After and an OAuth error body.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRateLimit } from '../../src/protection/rate-limiter.js';
+import { createRateLimiter } from '../../src/protection/rate-limiter.js';
 import { openStore } from '../../src/storage/open.js';
 import { DRIVERS, freshDatabase } from '../helpers/drivers.js';
 import { loadWorld, SECRETS } from '../helpers/fixtures.js';
@@ -113,19 +113,25 @@ describe.each(DRIVERS)('%s', (driver) => {
   });
 });
 
-describe('createRateLimit() across two stores on one PostgreSQL database', () => {
-  it('counts the requests of both together', async () => {
+describe('createRateLimiter() across two stores on one PostgreSQL database', () => {
+  it('counts the requests of both together, every key of a request in one statement', async () => {
     const database = await freshDatabase('postgres');
     const first = openStore(database);
     const second = openStore(database);
     try {
       await first.migrate();
-      const a = createRateLimit({ max: 3, window: 60 }, first.failures);
-      const b = createRateLimit({ max: 3, window: 60 }, second.failures);
-      expect(await Promise.all([a.hit('k', 100), b.hit('k', 100), a.hit('k', 101)])).toEqual([0, 0, 0]);
-      expect(await b.hit('k', 101)).toBe(59);
-      expect(await a.hit('other', 101)).toBe(0);
-      expect(await a.hit('k', 160)).toBe(0);
+      const a = createRateLimiter(60, first.failures);
+      const b = createRateLimiter(60, second.failures);
+      const k = { key: 'k', max: 3 };
+      const other = { key: 'other', max: 1 };
+      expect(await Promise.all([a.hit([k], 100), b.hit([k, other], 100), a.hit([k], 101)])).toEqual([
+        [0],
+        [0, 0],
+        [0],
+      ]);
+      expect(await b.hit([other, k], 101)).toEqual([59, 59]);
+      expect(await a.hit([{ key: 'third', max: 1 }], 101)).toEqual([0]);
+      expect(await a.hit([k], 160)).toEqual([0]);
     } finally {
       await first.close();
       await second.close();
