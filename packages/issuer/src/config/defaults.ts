@@ -141,7 +141,7 @@ export const DEFAULTS = Object.freeze({
     /** Longest delay in milliseconds (4 s). */
     maxDelay: 4_000,
     /**
-     * Sign-in password hashes computed at once, each on its own worker thread at a low CPU
+     * Sign-in password hashes computed at once, each on its own worker thread at the lowest CPU
      * priority: half the CPUs, at least one, so a login flood leaves CPU and libuv's pool (token
      * signing) to everything else.
      */

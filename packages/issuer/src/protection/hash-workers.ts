@@ -1,8 +1,8 @@
 /**
- * Password hashing for the sign-in page on dedicated worker threads at a low CPU priority (nice 10,
- * about a tenth of a normal thread's share when they compete). A flood of sign-ins keeps these threads
- * busy, but the scheduler serves the issuer's main thread and libuv's pool (token signing) first, while
- * sign-ins still progress on a busy machine. With the bound of `hash-pool.ts` (one worker per slot), a login flood
+ * Password hashing for the sign-in page on dedicated worker threads at the lowest CPU priority
+ * (nice 19). A flood of sign-ins keeps these threads busy, but the scheduler serves the issuer's main
+ * thread and libuv's pool (token signing) first: hashes use the CPU time nothing else wants. On a
+ * machine whose CPUs are all busy, sign-ins therefore slow down before token issuance does. With the bound of `hash-pool.ts` (one worker per slot), a login flood
  * costs token issuance neither pool threads nor CPU.
  *
  * The worker is text handed to `new Worker(…, { eval: true })` (as the custom-claims worker), so it
@@ -17,7 +17,7 @@ import { type KeyDerivation, scryptOptions } from '../internal/secrets.js';
 const SOURCE = `'use strict';
 const { parentPort } = require('node:worker_threads');
 const { scryptSync } = require('node:crypto');
-try { require('node:os').setPriority(10); } catch {}
+try { require('node:os').setPriority(19); } catch {}
 parentPort.on('message', ({ id, password, salt, cost, options }) => {
   try {
     parentPort.postMessage({ id, key: scryptSync(password, Buffer.from(salt), 32, options) });
