@@ -61,6 +61,8 @@ export function createHashWorkers(count: number): HashWorkers {
   const all = new Set<Worker>();
   const waiting: ((worker: Worker) => void)[] = [];
   const pending = new Map<number, Pending>();
+  /** The request each worker is working on, so a worker that dies fails it instead of leaving it hanging. */
+  const working = new Map<Worker, number>();
   let nextId = 0;
   let closed = false;
 
@@ -70,15 +72,25 @@ export function createHashWorkers(count: number): HashWorkers {
     worker.on('message', ({ id, key, error }: { id: number; key?: Uint8Array; error?: true }) => {
       const entry = pending.get(id);
       pending.delete(id);
+      working.delete(worker);
       if (error || key === undefined) entry?.reject(new Error('password hashing failed'));
       else entry?.resolve(Buffer.from(key));
       release(worker);
     });
     worker.on('error', () => undefined);
     worker.on('exit', () => {
+      const id = working.get(worker);
+      working.delete(worker);
+      if (id !== undefined) {
+        pending.get(id)?.reject(new Error('password hashing failed'));
+        pending.delete(id);
+      }
       all.delete(worker);
       const at = idle.indexOf(worker);
       if (at >= 0) idle.splice(at, 1);
+      // A caller waiting for a worker gets a new one in place of the one that died.
+      const next = closed ? undefined : waiting.shift();
+      next?.(spawn());
     });
     all.add(worker);
     return worker;
@@ -102,6 +114,7 @@ export function createHashWorkers(count: number): HashWorkers {
       const id = nextId++;
       return new Promise<Buffer>((resolve, reject) => {
         pending.set(id, { resolve, reject });
+        working.set(worker, id);
         worker.postMessage({ id, password, salt, cost, options: scryptOptions(cost) });
       });
     },
