@@ -115,6 +115,7 @@ export type ManagementErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'user_suspended'
+  | 'too_many_requests'
   | 'internal_error';
 
 /** One problem found while validating a request. */
@@ -231,6 +232,35 @@ export class UnsupportedMediaTypeError extends ManagementError {
   }
 }
 
+/**
+ * 429: the client made more Management API requests than `rateLimits.managementPerClient` in the
+ * current window. `retryAfter` (seconds) is sent as `Retry-After`; the body carries the OAuth error
+ * fields (`error`, `error_description`) next to `code` and `message`.
+ *
+ * @example
+ * ```ts
+ * if (err instanceof RateLimitedError) console.log(`retry in ${err.retryAfter} s`);
+ * ```
+ */
+export class RateLimitedError extends ManagementError {
+  readonly status = 429;
+  readonly code = 'too_many_requests' as const;
+  /** Seconds until the window ends. */
+  readonly retryAfter: number;
+  constructor(retryAfter: number) {
+    super('Too many requests; retry later');
+    this.retryAfter = retryAfter;
+  }
+  override toJSON(): {
+    code: 'too_many_requests';
+    message: string;
+    error: 'too_many_requests';
+    error_description: string;
+  } {
+    return { code: this.code, message: this.message, error: this.code, error_description: this.message };
+  }
+}
+
 /** Every concrete Management API error class. */
 export type AnyManagementError =
   | ValidationError
@@ -240,7 +270,8 @@ export type AnyManagementError =
   | MethodNotAllowedError
   | PayloadTooLargeError
   | UnsupportedMediaTypeError
-  | UserSuspendedError;
+  | UserSuspendedError
+  | RateLimitedError;
 
 /**
  * Thrown by a {@link Store} when a write would break a uniqueness rule. The management layer turns it
@@ -382,6 +413,32 @@ export class TooManyExchangeFailuresError extends errors.OIDCProviderError {
     this.name = 'TooManyExchangeFailuresError';
     this.error_description = 'too many failed token exchanges; retry later';
     this.expose = true;
+    this.retryAfter = retryAfter;
+  }
+}
+
+/**
+ * `429` at the token endpoint: more requests (client authentications) than `rateLimits.tokenPerClient`
+ * for this client id, or `rateLimits.tokenPerAddress` from this client address, in the current window.
+ * `retryAfter` (seconds) is sent as `Retry-After`.
+ *
+ * @example
+ * ```ts
+ * if (err instanceof TokenRateLimitedError) console.log(err.scope, err.retryAfter); // 'client', 42
+ * ```
+ */
+export class TokenRateLimitedError extends errors.OIDCProviderError {
+  readonly reason = 'rate_limited' as const;
+  /** Which limit: per client id or per client address. */
+  readonly scope: 'client' | 'address';
+  /** Seconds until the window ends. */
+  readonly retryAfter: number;
+  constructor(scope: 'client' | 'address', retryAfter: number) {
+    super(429, 'too_many_requests');
+    this.name = 'TokenRateLimitedError';
+    this.error_description = 'too many token requests; retry later';
+    this.expose = true;
+    this.scope = scope;
     this.retryAfter = retryAfter;
   }
 }

@@ -28,6 +28,13 @@ export {
   type SigningAlgorithm,
 } from './config/defaults.js';
 export { type DpopConfig, type ResolvedDpopConfig, resolveDpopConfig } from './config/dpop.js';
+export type {
+  ProxyConfig,
+  RateLimitConfig,
+  ResolvedProtectionConfig,
+  ResolvedProxyConfig,
+  SignInConfig,
+} from './config/protection.js';
 export {
   type AdminConfig,
   type CustomJwtClaimsConfig,
@@ -70,9 +77,11 @@ export {
   NoAdministratorError,
   NotFoundError,
   PayloadTooLargeError,
+  RateLimitedError,
   StoreConflictError,
   TokenExchangeError,
   type TokenExchangeFailureReason,
+  TokenRateLimitedError,
   TooManyExchangeFailuresError,
   UnsupportedMediaTypeError,
   UserSuspendedError,
@@ -85,6 +94,7 @@ export { generateSigningKey, type Jwk, type KeySet, type SigningKeyInfo } from '
 export { createLogger, REDACT_PATHS, REDACTED_FIELDS } from './logger.js';
 export type { SeedDocument } from './management/schemas.js';
 export { MANAGEMENT_SCOPES } from './management/scopes.js';
+export { clientAddress } from './protection/client-address.js';
 export { parseSeed, type SeedResult, seed } from './seed.js';
 export { createIssuer, type Issuer } from './server.js';
 export { createAdapter } from './storage/adapter.js';

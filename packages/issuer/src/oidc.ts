@@ -30,6 +30,8 @@ export interface OidcDeps extends ProviderDeps {
   readonly limiter: FailureLimiter;
   /** Listener of oidc-provider's `grant.success` (a token was issued). */
   readonly onGrant: (ctx: { oidc?: { client?: { clientId?: string } } }) => void;
+  /** Installs the token endpoint's protections (rate limits) before the provider's middleware is fixed. */
+  readonly protect: (provider: Provider) => void;
   /** The keys in force at the time of a verification (they may be newer than `keys`). */
   readonly currentKeys: () => KeySet;
   /** Re-read the keys from the store; resolves to whether they changed. */
@@ -68,6 +70,7 @@ export interface OidcInstance {
 export function buildOidc(deps: OidcDeps): OidcInstance {
   const { config, store, currentKeys, refreshKeys } = deps;
   const provider = createProvider(deps);
+  deps.protect(provider);
   (provider.on as (event: string, listener: OidcDeps['onGrant']) => unknown).call(
     provider,
     'grant.success', // a token issued: for the administrator, its secret has been used

@@ -24,6 +24,7 @@ import { createLogger } from './logger.js';
 import { startMaintenance } from './maintenance.js';
 import { createManagementApi } from './management/api.js';
 import { buildOidc, type OidcInstance } from './oidc.js';
+import { createProtection } from './protection/protection.js';
 import { type SeedResult, seed } from './seed.js';
 import { createServing } from './serving.js';
 import { openConfiguredStore, prepare } from './startup.js';
@@ -115,6 +116,7 @@ async function assemble(
     store.failures,
   );
   const onGrant = markAdminSecretUsed(store, admin, log);
+  const protection = createProtection({ config, store, audit, log, now: epoch });
   const common = { config, store, log, cookieKeys, dpopNonceSecret, customClaims: claims?.customClaims };
   const build = (): OidcInstance =>
     buildOidc({
@@ -123,6 +125,7 @@ async function assemble(
       audit,
       limiter,
       onGrant,
+      protect: protection.install,
       currentKeys: () => keys.current(),
       refreshKeys: () => keys.refresh(),
     });
@@ -144,6 +147,7 @@ async function assemble(
     audit,
     validateApplication,
     verifier: () => oidc.verifier,
+    limit: protection.limitManagement,
     rotateKeys: async () => {
       await keys.rotate();
       return (await store.keys.list()).find((key) => key.status === 'active')!;
@@ -155,6 +159,7 @@ async function assemble(
     log,
     provider: () => oidc.provider,
     csrfKey,
+    protection,
   });
   const handler = createFrontHandler({
     config,
@@ -192,6 +197,7 @@ async function assemble(
       stopMaintenance();
       keys.close();
       await servers.close();
+      await protection.close();
       await claims?.runner.close();
       if (ownsStore) await store.close();
     },

@@ -52,6 +52,14 @@ describe('docs/issuer.md', () => {
     ]),
     ...impersonationDefaults(),
     ['dpop.requireNonce', DEFAULTS.dpop.requireNonce],
+    ['proxy.hops', DEFAULTS.proxy.hops],
+    ...Object.entries(DEFAULTS.signIn)
+      .filter(([key]) => key !== 'concurrentHashes') // depends on the machine: "half the CPUs"
+      .map(([key, value]): [string, unknown] => [`signIn.${key}`, value]),
+    ...Object.entries(DEFAULTS.rateLimits).map(([key, value]): [string, unknown] => [
+      `rateLimits.${key}`,
+      value,
+    ]),
   ];
 
   it.each(flat)('states %s = %s', (setting, value) => {

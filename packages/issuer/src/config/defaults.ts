@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { availableParallelism } from 'node:os';
 
 /** Signing algorithms the issuer can generate keys for. `RS256` is what every OpenID Connect relying party supports. */
 export const SIGNING_ALGORITHMS = Object.freeze(['RS256', 'PS256', 'ES256', 'EdDSA'] as const);
@@ -58,8 +59,17 @@ export const DEFAULTS = Object.freeze({
   dataDir: './.data',
   /** SQLite file name inside `dataDir` (when `database` is not set; a `postgres://` URL selects PostgreSQL). */
   databaseFile: 'issuer.sqlite',
-  /** Trust `X-Forwarded-*` headers (set behind a TLS-terminating proxy). */
+  /** Replaced by `proxy`: only `false` is accepted (`true` trusted the left-most `X-Forwarded-For` entry). */
   trustProxy: false,
+  proxy: Object.freeze({
+    /**
+     * Trusted proxies in front of the issuer. 0: the client address is the TCP peer and
+     * `X-Forwarded-*` headers are ignored; N: the N-th `X-Forwarded-For` entry from the right end.
+     */
+    hops: 0,
+    /** Addresses or CIDR ranges of trusted proxies (skipped from the right end of `X-Forwarded-For`). */
+    addresses: Object.freeze([] as string[]),
+  }),
   log: Object.freeze({
     /** pino level. */
     level: 'info' as LogLevel,
@@ -105,6 +115,53 @@ export const DEFAULTS = Object.freeze({
     scryptCost: 16_384,
     /** Shortest password accepted by the Management API. */
     minLength: 8,
+  }),
+  signIn: Object.freeze({
+    /**
+     * Failed sign-ins of one account (from any address) within `failureWindow` before it is locked for
+     * `lockDuration`. 10 stops online guessing (thousands of guesses a day at most) while a user who
+     * mistypes a few times is never locked.
+     */
+    maxFailures: 10,
+    /**
+     * Failed sign-ins from one client address (to any account) before that address is locked: higher
+     * than `maxFailures`, since many users may share an address (an office behind NAT).
+     */
+    maxFailuresPerAddress: 100,
+    /** Seconds over which failures are counted (15 min). */
+    failureWindow: 900,
+    /** Seconds a lock lasts (15 min); the right password is refused meanwhile. */
+    lockDuration: 900,
+    /** Failures of an account answered at full speed; each further one waits `delay`, doubling. */
+    delayAfter: 3,
+    /** Failures from an address answered at full speed before its delays start. */
+    delayAfterPerAddress: 30,
+    /** First delay in milliseconds; doubles with each further failure, up to `maxDelay`. */
+    delay: 250,
+    /** Longest delay in milliseconds (4 s). */
+    maxDelay: 4_000,
+    /**
+     * Sign-in password hashes computed at once, each on its own worker thread at the lowest CPU
+     * priority: half the CPUs, at least one, so a login flood leaves CPU and libuv's pool (token
+     * signing) to everything else.
+     */
+    concurrentHashes: Math.max(1, Math.floor(availableParallelism() / 2)),
+    /**
+     * Sign-ins waiting for a hash slot; more are refused at once with `503` and `Retry-After: 1`. A
+     * waiting attempt costs no CPU, while a refused one is answered and retried at full speed: the
+     * queue absorbs a flood's attempts, and only the excess beyond it is refused.
+     */
+    queuedHashes: 64,
+  }),
+  rateLimits: Object.freeze({
+    /** Length of every rate-limit window in seconds. */
+    window: 60,
+    /** Management API requests per client per window (20 per second on average). */
+    managementPerClient: 1_200,
+    /** Token endpoint requests per client id per window (10 per second; a client caches its tokens). */
+    tokenPerClient: 600,
+    /** Token endpoint requests per client address per window (several clients may share a host). */
+    tokenPerAddress: 1_200,
   }),
   subjectTokens: Object.freeze({
     /** Lifetime of a subject token in seconds (10 min): long enough to hand over, short enough to be useless later. At most 3600. */

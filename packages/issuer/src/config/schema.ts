@@ -18,6 +18,7 @@ import {
 } from './defaults.js';
 import { resolveDpopConfig } from './dpop.js';
 import { checkOptionNames, OPTION_TREE } from './keys.js';
+import { resolveProtection } from './protection.js';
 import type { CustomJwtClaimsConfig, IssuerConfig, ResolvedConfig } from './types.js';
 
 export type {
@@ -57,12 +58,6 @@ function integer(
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     return fail(option, `must be an integer between ${min} and ${max}`);
   }
-  return value;
-}
-
-function boolean(value: unknown, fallback: boolean, option: string): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') return fail(option, 'must be true or false');
   return value;
 }
 
@@ -288,6 +283,8 @@ export function resolveConfig(config: IssuerConfig): ResolvedConfig {
   const customJwtClaims =
     config.customJwtClaims === undefined ? undefined : resolveCustomClaims(config.customJwtClaims);
 
+  const protection = resolveProtection(config);
+
   let cookieKeys: readonly string[] | undefined;
   if (config.cookieKeys !== undefined) {
     if (!Array.isArray(config.cookieKeys) || config.cookieKeys.length === 0)
@@ -309,7 +306,8 @@ export function resolveConfig(config: IssuerConfig): ResolvedConfig {
     database,
     postgres,
     store: config.store,
-    trustProxy: boolean(config.trustProxy, DEFAULTS.trustProxy, 'trustProxy'),
+    ...protection,
+    trustProxy: protection.proxy.hops > 0 || protection.proxy.addresses.length > 0,
     log: Object.freeze({ level, destination: log.destination, logger: log.logger }),
     keys,
     ttl,

@@ -8,6 +8,7 @@ import type { DestinationStream, Logger } from 'pino';
 import type { Store } from '../storage/store.js';
 import type { CustomClaimsOnError, LogLevel, SigningAlgorithm } from './defaults.js';
 import type { DpopConfig, ResolvedDpopConfig } from './dpop.js';
+import type { ProxyConfig, RateLimitConfig, ResolvedProtectionConfig, SignInConfig } from './protection.js';
 
 /**
  * Signing-key settings.
@@ -218,8 +219,17 @@ export interface IssuerConfig {
   postgres?: PostgresConfig;
   /** A ready storage driver; replaces `database`. */
   store?: Store;
-  /** Trust `X-Forwarded-Proto`/`-For` from a proxy. Default `false`. */
+  /**
+   * Replaced by `proxy`: only `false` is accepted. `true` is refused with a message naming
+   * `proxy.hops`, since it trusted the left-most `X-Forwarded-For` entry, which clients write.
+   */
   trustProxy?: boolean;
+  /** Trusted proxies in front of the issuer (client addresses, `X-Forwarded-*`). Default: none. */
+  proxy?: ProxyConfig;
+  /** Sign-in throttling, lockout and bounded password hashing. */
+  signIn?: SignInConfig;
+  /** Management API and token endpoint rate limits. */
+  rateLimits?: RateLimitConfig;
   log?: LogConfig;
   keys?: KeyConfig;
   ttl?: TtlConfig;
@@ -259,7 +269,11 @@ export interface ResolvedConfig {
   readonly database: string;
   readonly postgres: Readonly<Required<PostgresConfig>>;
   readonly store: Store | undefined;
+  /** Whether any proxy is trusted (`proxy.hops` > 0 or `proxy.addresses` set): `X-Forwarded-*` are read. */
   readonly trustProxy: boolean;
+  readonly proxy: ResolvedProtectionConfig['proxy'];
+  readonly signIn: ResolvedProtectionConfig['signIn'];
+  readonly rateLimits: ResolvedProtectionConfig['rateLimits'];
   readonly log: Readonly<{
     level: LogLevel;
     destination: DestinationStream | undefined;

@@ -17,8 +17,8 @@ import type { Logger } from 'pino';
 import { DEFAULTS, OIDC_SCOPES } from '../config/defaults.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { readForm, sendHtml } from '../internal/http.js';
-import { dummyPasswordCheck, verifyPassword } from '../internal/secrets.js';
-import type { Store, UserRecord } from '../storage/store.js';
+import type { Protection } from '../protection/protection.js';
+import type { Store } from '../storage/store.js';
 import { renderConsent } from './views/consent.js';
 import { PAGE_HEADERS } from './views/layout.js';
 import { renderLogin } from './views/login.js';
@@ -29,7 +29,17 @@ export const LOGIN_MESSAGES = Object.freeze({
   invalid: 'The username, email or password is incorrect.',
   suspended: 'This account is suspended. Contact your administrator.',
   missing: 'Enter your username or email and your password.',
+  /** `{wait}` is replaced by the time left, e.g. "15 minutes". */
+  locked: 'Too many failed sign-in attempts. Try again in {wait}.',
+  busy: 'Too many sign-in attempts are being processed right now. Try again in a moment.',
 });
+
+/** "45 seconds", "1 minute", "15 minutes". */
+const duration = (seconds: number): string => {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+};
 
 /** What the interaction routes need. */
 export interface InteractionDeps {
@@ -40,6 +50,8 @@ export interface InteractionDeps {
   readonly provider: () => Provider;
   /** Key for the CSRF HMAC. */
   readonly csrfKey: Buffer;
+  /** Client addresses and sign-in throttling. */
+  readonly protection: Pick<Protection, 'address' | 'signIn'>;
 }
 
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -118,19 +130,6 @@ export function createInteractionRoutes(deps: InteractionDeps) {
     return app?.firstParty === true;
   }
 
-  async function authenticate(
-    identifier: string,
-    password: string,
-  ): Promise<UserRecord | 'invalid' | 'suspended'> {
-    const user = await store.users.findByLogin(identifier);
-    if (user === undefined || user.passwordHash === null) {
-      await dummyPasswordCheck(password, config.passwords.scryptCost);
-      return 'invalid';
-    }
-    if (!(await verifyPassword(password, user.passwordHash))) return 'invalid';
-    return user.suspended ? 'suspended' : user;
-  }
-
   async function show(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
     const provider = deps.provider();
     const details = await provider.interactionDetails(req, res);
@@ -200,15 +199,28 @@ export function createInteractionRoutes(deps: InteractionDeps) {
         loginView(details, name, { identifier: identifier.slice(0, 320), error: LOGIN_MESSAGES.missing }),
       );
     }
-    const outcome = await authenticate(identifier, password);
-    if (outcome === 'invalid' || outcome === 'suspended') {
-      log.info({ event: 'login.failed', reason: outcome }, 'sign-in refused');
-      return page(res, 401, loginView(details, name, { identifier, error: LOGIN_MESSAGES[outcome] }));
+    const outcome = await deps.protection.signIn.authenticate({
+      identifier,
+      password,
+      address: deps.protection.address(req),
+      applicationId: typeof details.params.client_id === 'string' ? details.params.client_id : undefined,
+    });
+    if (outcome.kind === 'locked' || outcome.kind === 'busy') {
+      res.setHeader('retry-after', String(outcome.retryAfter));
+      const error =
+        outcome.kind === 'busy'
+          ? LOGIN_MESSAGES.busy
+          : LOGIN_MESSAGES.locked.replace('{wait}', duration(outcome.retryAfter));
+      return page(res, outcome.kind === 'busy' ? 503 : 429, loginView(details, name, { identifier, error }));
     }
-    log.info({ event: 'login.success', userId: outcome.id }, 'signed in');
-    const result: Parameters<Provider['interactionFinished']>[2] = { login: { accountId: outcome.id } };
+    if (outcome.kind !== 'success') {
+      return page(res, 401, loginView(details, name, { identifier, error: LOGIN_MESSAGES[outcome.kind] }));
+    }
+    const user = outcome.user;
+    log.info({ event: 'login.success', userId: user.id }, 'signed in');
+    const result: Parameters<Provider['interactionFinished']>[2] = { login: { accountId: user.id } };
     if (await isFirstParty(details.params.client_id)) {
-      result.consent = { grantId: await grantFor(provider, details, outcome.id) };
+      result.consent = { grantId: await grantFor(provider, details, user.id) };
     }
     return provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
   }

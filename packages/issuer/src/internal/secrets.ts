@@ -40,27 +40,40 @@ export function verifySecret(presented: string, storedDigest: string): boolean {
 
 const KEY_LENGTH = 32;
 
-function derive(password: string, salt: Buffer, cost: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(
-      password.normalize('NFC'),
-      salt,
-      KEY_LENGTH,
-      { N: cost, r: 8, p: 1, maxmem: 256 * cost * 8 },
-      (err, key) => (err ? reject(err) : resolve(key)),
-    );
+/**
+ * scrypt of an NFC-normalized password: `KEY_LENGTH` bytes with N = `cost`, r = 8, p = 1. The default
+ * runs on libuv's pool; the sign-in page passes a low-priority worker thread instead (see
+ * `protection/hash-workers.ts`).
+ *
+ * @example
+ * ```ts
+ * const key = await libuvScrypt('correct horse', salt, 16_384);
+ * ```
+ */
+export type KeyDerivation = (password: string, salt: Buffer, cost: number) => Promise<Buffer>;
+
+/** Parameters of every password hash, for {@link KeyDerivation}s: `N` = cost, `r` = 8, `p` = 1. */
+export const scryptOptions = (cost: number) => ({ N: cost, r: 8, p: 1, maxmem: 256 * cost * 8 });
+
+/** {@link KeyDerivation} on libuv's thread pool. */
+export const libuvScrypt: KeyDerivation = (password, salt, cost) =>
+  new Promise((resolve, reject) => {
+    scrypt(password, salt, KEY_LENGTH, scryptOptions(cost), (err, key) => (err ? reject(err) : resolve(key)));
   });
-}
 
 /** Hash a password: `scrypt$<N>$<salt b64url>$<hash b64url>`. */
 export async function hashPassword(password: string, cost: number): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, cost);
+  const key = await libuvScrypt(password.normalize('NFC'), salt, cost);
   return `scrypt$${cost}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
 /** Verify a password against {@link hashPassword} output, in constant time. Unknown formats never match. */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(
+  password: string,
+  stored: string,
+  derive: KeyDerivation = libuvScrypt,
+): Promise<boolean> {
   const [scheme, costText, saltText, keyText] = stored.split('$');
   const cost = Number(costText);
   if (
@@ -73,7 +86,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
     return false;
   const expected = Buffer.from(keyText, 'base64url');
   if (expected.length !== KEY_LENGTH) return false;
-  const actual = await derive(password, Buffer.from(saltText, 'base64url'), cost);
+  const actual = await derive(password.normalize('NFC'), Buffer.from(saltText, 'base64url'), cost);
   return timingSafeEqual(actual, expected);
 }
 
@@ -81,7 +94,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
  * Burn the same time as a real verification, for sign-ins with an unknown username, so response time
  * does not reveal which accounts exist.
  */
-export async function dummyPasswordCheck(password: string, cost: number): Promise<false> {
-  await derive(password, Buffer.alloc(16), cost);
+export async function dummyPasswordCheck(
+  password: string,
+  cost: number,
+  derive: KeyDerivation = libuvScrypt,
+): Promise<false> {
+  await derive(password.normalize('NFC'), Buffer.alloc(16), cost);
   return false;
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Verifier } from '@gatehouse/core';
+import type { AuthInfo, Verifier } from '@gatehouse/core';
 import { epoch } from '../internal/ids.js';
 import { applicationRoutes } from './applications.js';
 import { auditRoutes } from './audit-events.js';
@@ -30,6 +30,8 @@ import { userRoutes } from './users.js';
 export interface ManagementApiOptions extends Omit<ManagementDeps, 'schemas' | 'now'> {
   /** The verifier of the moment (it is rebuilt when the signing keys change). */
   readonly verifier: () => Verifier;
+  /** Counts a request of an authenticated client; throws a `RateLimitedError` over its limit. */
+  readonly limit?: ((auth: AuthInfo) => Promise<void>) | undefined;
 }
 
 /**
@@ -44,7 +46,7 @@ export interface ManagementApiOptions extends Omit<ManagementDeps, 'schemas' | '
 export function createManagementApi(
   options: ManagementApiOptions,
 ): ReturnType<typeof createManagementRouter> {
-  const { verifier, ...rest } = options;
+  const { verifier, limit, ...rest } = options;
   const schemas = buildSchemas(options.config);
   const deps: ManagementDeps = { ...rest, schemas, now: epoch };
   const routes: RouteDef[] = [
@@ -62,6 +64,7 @@ export function createManagementApi(
     deps,
     routes,
     verifier,
+    limit,
     openapi: () => {
       openapi ??= buildOpenApi(options.config, routes, schemas);
       return openapi;

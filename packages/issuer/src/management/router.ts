@@ -22,6 +22,7 @@ import {
   ManagementError,
   MethodNotAllowedError,
   NotFoundError,
+  RateLimitedError,
   StoreConflictError,
   ValidationError,
   type ValidationIssue,
@@ -170,6 +171,8 @@ export interface ManagementRouterOptions {
   readonly verifier: () => Verifier;
   /** The OpenAPI document, served at `/api/openapi.json`. */
   readonly openapi: () => unknown;
+  /** Counts a request of an authenticated client; throws a `RateLimitedError` over its limit. */
+  readonly limit?: ((auth: AuthInfo) => Promise<void>) | undefined;
 }
 
 /**
@@ -203,6 +206,7 @@ export function createManagementRouter(options: ManagementRouterOptions) {
     url: URL,
   ) {
     const auth = await authenticate(req, route.def);
+    await options.limit?.(auth);
     const params: Record<string, string> = {};
     for (const [index, name] of route.names.entries()) {
       let value: string;
@@ -254,6 +258,7 @@ export function createManagementRouter(options: ManagementRouterOptions) {
     if (error instanceof ManagementError) {
       const headers: Record<string, string> = {};
       if (error instanceof MethodNotAllowedError) headers.allow = error.allow.join(', ');
+      if (error instanceof RateLimitedError) headers['retry-after'] = String(error.retryAfter);
       if (error.status === 413) headers.connection = 'close';
       sendJson(res, error.status, error.toJSON(), headers);
       return;

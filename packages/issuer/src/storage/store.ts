@@ -300,6 +300,8 @@ export const AUDIT_EVENT_TYPES = Object.freeze([
   'token_exchange.failed',
   'personal_access_token.created',
   'personal_access_token.revoked',
+  'sign_in.failed',
+  'sign_in.locked',
 ] as const);
 /** One of {@link AUDIT_EVENT_TYPES}. */
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
@@ -554,6 +556,16 @@ export interface FailureCounterStore {
    * otherwise adds one to the open window. Resolves to the window after counting.
    */
   increment(key: string, now: number, window: number): Promise<FailureWindow>;
+  /**
+   * {@link FailureCounterStore.increment} of several distinct keys in one statement (one round trip);
+   * resolves to their windows in the order given.
+   */
+  incrementAll(
+    entries: readonly { readonly key: string; readonly window: number }[],
+    now: number,
+  ): Promise<FailureWindow[]>;
+  /** Forget `key`'s window (a successful sign-in, a lock placed). */
+  reset(key: string): Promise<void>;
   /** Delete windows that ended. Resolves to how many were deleted. */
   purgeExpired(now: number): Promise<number>;
 }

@@ -90,7 +90,7 @@ describe('settings of the CLI', () => {
     const text = await help(['start', '--help']);
     expect(text).toBe(await help(['--help']));
     for (const entry of CLI_SETTINGS) {
-      const stated = defaultOf(entry.setting) ?? entry.fallback;
+      const stated = entry.fallback ?? defaultOf(entry.setting);
       expect(stated, entry.setting).toBeDefined();
       const line = text
         .split('\n')
@@ -186,7 +186,10 @@ describe('settings of the CLI', () => {
         '3',
         '--password-min-length',
         '12',
-        '--trust-proxy',
+        '--proxy-hops',
+        '1',
+        '--sign-in-max-failures',
+        '4',
       ],
       {
         stdout: { write: () => undefined },
@@ -202,7 +205,9 @@ describe('settings of the CLI', () => {
       expect(issuer!.config.keys.gracePeriod).toBe(5);
       expect(issuer!.config.tokenExchange.maxFailures).toBe(3);
       expect(issuer!.config.passwords.minLength).toBe(12);
+      expect(issuer!.config.proxy.hops).toBe(1);
       expect(issuer!.config.trustProxy).toBe(true);
+      expect(issuer!.config.signIn.maxFailures).toBe(4);
       expect(issuer!.config.cookieKeys).toEqual(['a'.repeat(32), 'b'.repeat(32)]);
     } finally {
       await issuer!.close();

@@ -1,10 +1,10 @@
 /**
  * Round trips to PostgreSQL per token request, counted at the `pg` client (every `query` a
- * connection sends is one round trip): client credentials take one (the client, the resource and its
- * role scopes in one read), a token exchange two (that read with the failure window, the subject token
- * or PAT and its user, then the consume or use together with the audit event, also when the exchange
- * is refused after the subject token was found). The answers and the
- * audit trail are what the other suites check; here, what they cost.
+ * connection sends is one round trip): every token request first counts itself against the rate limits
+ * (its client id and its address in one upsert); then client credentials take one more (the client,
+ * the resource and its role scopes in one read), a token exchange two more (that read with the failure
+ * window, the subject token or PAT and its user, then the consume or use together with the audit
+ * event). The answers and the audit trail are what the other suites check; here, what they cost.
  */
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -57,17 +57,21 @@ describe('postgres: round trips per token request', () => {
       { clientId: 'worker', clientSecret: SECRETS.worker },
     );
 
-  it('client credentials: one round trip', async () => {
+  /** The rate-limit count every token request starts with. */
+  const RATE_LIMIT = /^INSERT INTO failure_counters/;
+
+  it('client credentials: two round trips, the first counting the request against the rate limits', async () => {
     // Warm both instances (each opens pool connections on first use).
     for (let i = 0; i < 2; i++) expect((await clientCredentials()).status).toBe(200);
     for (let i = 0; i < 4; i++) {
       const { result, queries } = await counted(clientCredentials);
       expect(result.status).toBe(200);
-      expect(queries).toHaveLength(1);
+      expect(queries).toHaveLength(2);
+      expect(queries[0]).toMatch(RATE_LIMIT);
     }
   });
 
-  it('token exchange of a subject token: two round trips, the second consuming and auditing', async () => {
+  it('token exchange of a subject token: three round trips, the last consuming and auditing', async () => {
     const tokens = await Promise.all(
       Array.from({ length: 6 }, () => mintSubjectToken(t, admin, { userId: alice })),
     );
@@ -82,8 +86,9 @@ describe('postgres: round trips per token request', () => {
     for (const token of tokens.slice(2)) {
       const { result, queries } = await counted(exchangeOf(token));
       expect(result.status).toBe(200);
-      expect(queries).toHaveLength(2);
-      expect(queries[1]).toMatch(/^WITH changed AS \(UPDATE subject_tokens[\s\S]*INSERT INTO audit_events/);
+      expect(queries).toHaveLength(3);
+      expect(queries[0]).toMatch(RATE_LIMIT);
+      expect(queries[2]).toMatch(/^WITH changed AS \(UPDATE subject_tokens[\s\S]*INSERT INTO audit_events/);
     }
     // Still single use: a replay is refused (and costs more, which is fine).
     const replay = await exchangeOf(tokens[5]!)();
@@ -91,7 +96,7 @@ describe('postgres: round trips per token request', () => {
     expect(replay.body.error_description).toContain('already been used');
   });
 
-  it('B76: a refused exchange that burns its subject token: two round trips, burning and auditing together', async () => {
+  it('B76: a refused exchange that burns its subject token: three round trips (the rate-limit count first), burning and auditing together', async () => {
     const tokens = await Promise.all(
       Array.from({ length: 3 }, () => mintSubjectToken(t, admin, { userId: alice })),
     );
@@ -106,8 +111,9 @@ describe('postgres: round trips per token request', () => {
       );
       expect(result.status).toBe(400);
       expect(result.body.error).toBe('invalid_scope');
-      expect(queries).toHaveLength(2);
-      expect(queries[1]).toMatch(/^WITH changed AS \(UPDATE subject_tokens[\s\S]*INSERT INTO audit_events/);
+      expect(queries).toHaveLength(3);
+      expect(queries[0]).toMatch(/^INSERT INTO failure_counters/);
+      expect(queries[2]).toMatch(/^WITH changed AS \(UPDATE subject_tokens[\s\S]*INSERT INTO audit_events/);
     }
     const failed = await t.issuer.store.auditEvents.list(
       { type: 'token_exchange.failed' },
@@ -120,7 +126,7 @@ describe('postgres: round trips per token request', () => {
     ]);
   });
 
-  it('token exchange of a personal access token: two round trips', async () => {
+  it('token exchange of a personal access token: three round trips', async () => {
     const dave = await userId(t, 'dave');
     const created = await api(t, admin, 'POST', `/users/${dave}/personal-access-tokens`, { name: 'rt' });
     expect(created.status).toBe(201);
@@ -133,7 +139,8 @@ describe('postgres: round trips per token request', () => {
     for (let i = 0; i < 2; i++) expect((await exchangePat()).status).toBe(200);
     const { result, queries } = await counted(exchangePat);
     expect(result.status).toBe(200);
-    expect(queries).toHaveLength(2);
-    expect(queries[1]).toMatch(/^WITH changed AS \(UPDATE personal_access_tokens/);
+    expect(queries).toHaveLength(3);
+    expect(queries[0]).toMatch(RATE_LIMIT);
+    expect(queries[2]).toMatch(/^WITH changed AS \(UPDATE personal_access_tokens/);
   });
 });

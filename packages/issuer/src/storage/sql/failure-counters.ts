@@ -28,6 +28,18 @@ export const toWindow = (row: Row): FailureWindow => ({ count: num(row.count), e
  * ```
  */
 export function failureCounterStore(db: Executor): FailureCounterStore {
+  const incrementAll: FailureCounterStore['incrementAll'] = async (entries, now) => {
+    const rows = await db.many(
+      `INSERT INTO failure_counters (key, count, ends_at) VALUES ${entries.map(() => '(?, 1, ?)').join(', ')}
+       ON CONFLICT (key) DO UPDATE SET
+         count = CASE WHEN failure_counters.ends_at <= ? THEN 1 ELSE failure_counters.count + 1 END,
+         ends_at = CASE WHEN failure_counters.ends_at <= ? THEN excluded.ends_at ELSE failure_counters.ends_at END
+       RETURNING key, count, ends_at`,
+      [...entries.flatMap(({ key, window }) => [key, now + window]), now, now],
+    );
+    const byKey = new Map(rows.map((row) => [String(row.key), toWindow(row)]));
+    return entries.map(({ key }) => byKey.get(key)!);
+  };
   return {
     get: async (key, now) => {
       const row = await db.one('SELECT count, ends_at FROM failure_counters WHERE key = ? AND ends_at > ?', [
@@ -36,17 +48,11 @@ export function failureCounterStore(db: Executor): FailureCounterStore {
       ]);
       return row && toWindow(row);
     },
-    increment: async (key, now, window) =>
-      toWindow(
-        (await db.one(
-          `INSERT INTO failure_counters (key, count, ends_at) VALUES (?, 1, ?)
-           ON CONFLICT (key) DO UPDATE SET
-             count = CASE WHEN failure_counters.ends_at <= ? THEN 1 ELSE failure_counters.count + 1 END,
-             ends_at = CASE WHEN failure_counters.ends_at <= ? THEN excluded.ends_at ELSE failure_counters.ends_at END
-           RETURNING count, ends_at`,
-          [key, now + window, now, now],
-        ))!,
-      ),
+    increment: async (key, now, window) => (await incrementAll([{ key, window }], now))[0]!,
+    incrementAll,
+    reset: async (key) => {
+      await db.run('DELETE FROM failure_counters WHERE key = ?', [key]);
+    },
     purgeExpired: (now) => db.run('DELETE FROM failure_counters WHERE ends_at <= ?', [now]),
   };
 }

@@ -1,0 +1,93 @@
+/**
+ * The issuer's protections against abuse, built once per issuer: the client address of a request
+ * (the one function every per-address limit keys on), sign-in throttling and lockout, the Management
+ * API rate limit and the token-endpoint rate limits. Every counter lives in the store, shared by all
+ * instances on one PostgreSQL database.
+ *
+ * @module
+ */
+import type { IncomingMessage } from 'node:http';
+import type { AuthInfo } from '@gatehouse/core';
+import type Provider from 'oidc-provider';
+import type { Logger } from 'pino';
+import type { ResolvedConfig } from '../config/schema.js';
+import { RateLimitedError } from '../errors.js';
+import type { AuditTrail } from '../internal/audit.js';
+import type { Store } from '../storage/store.js';
+import { clientAddress } from './client-address.js';
+import { createRateLimiter } from './rate-limiter.js';
+import { createSignInGuard, type SignInGuard } from './sign-in-guard.js';
+import { installTokenEndpointProtection } from './token-endpoint.js';
+
+/**
+ * The protections of one issuer.
+ *
+ * @example
+ * ```ts
+ * const protection = createProtection({ config, store, audit, log, now: epoch });
+ * protection.install(provider);
+ * ```
+ */
+export interface Protection {
+  /** The client address of `req` under `config.proxy`. */
+  readonly address: (req: IncomingMessage) => string;
+  /** Sign-in throttling and lockout. */
+  readonly signIn: SignInGuard;
+  /** Count a Management API request of the authenticated client; throws a `RateLimitedError` over the limit. */
+  readonly limitManagement: (auth: AuthInfo) => Promise<void>;
+  /** Install the address and the token-endpoint limits on a (re)built provider. */
+  readonly install: (provider: Provider) => void;
+  /** Stop the password-hashing threads. */
+  readonly close: () => Promise<void>;
+}
+
+/**
+ * What {@link createProtection} needs.
+ *
+ * @example
+ * ```ts
+ * const deps: ProtectionDeps = { config, store, audit, log, now: epoch };
+ * ```
+ */
+export interface ProtectionDeps {
+  readonly config: ResolvedConfig;
+  readonly store: Store;
+  readonly audit: AuditTrail;
+  readonly log: Logger;
+  /** Epoch seconds. */
+  readonly now: () => number;
+}
+
+/**
+ * Build the protections.
+ *
+ * @example
+ * ```ts
+ * const protection = createProtection({ config, store, audit, log, now: epoch });
+ * const outcome = await protection.signIn.authenticate({ identifier, password, address: protection.address(req) });
+ * ```
+ */
+export function createProtection(deps: ProtectionDeps): Protection {
+  const { config, store, now } = deps;
+  const limits = config.rateLimits;
+  const limiter = createRateLimiter(limits.window, store.failures);
+  const token = {
+    address: (req: IncomingMessage) => clientAddress(req, config.proxy),
+    limiter,
+    perClient: limits.tokenPerClient,
+    perAddress: limits.tokenPerAddress,
+    now,
+  };
+  const signIn = createSignInGuard(deps);
+  return {
+    address: token.address,
+    signIn,
+    close: () => signIn.close(),
+    async limitManagement(auth) {
+      const key = `management\n${auth.clientId ?? auth.subject}`;
+      const [wait] = await limiter.hit([{ key, max: limits.managementPerClient }], now());
+      if (wait! > 0) throw new RateLimitedError(wait!);
+    },
+    install: (provider) => installTokenEndpointProtection(provider, token),
+  };
+}
