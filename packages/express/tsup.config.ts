@@ -1,11 +1,4 @@
 import { defineConfig } from 'tsup';
+import { library } from '../../tsup.preset.js';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node22',
-  platform: 'node',
-});
+export default defineConfig(library());

@@ -1,24 +1,16 @@
 import { defineConfig } from 'tsup';
+import { library } from '../../tsup.preset.js';
 
+// `node:` specifiers stay as written (node:sqlite has no bare name).
 export default defineConfig([
-  {
-    entry: { index: 'src/index.ts' },
-    format: ['esm', 'cjs'],
-    dts: true,
-    sourcemap: true,
-    clean: true,
-    target: 'node22',
-    platform: 'node',
-    removeNodeProtocol: false,
-  },
-  {
+  library({ entry: { index: 'src/index.ts' }, removeNodeProtocol: false }),
+  // The gatehouse-issuer binary: ESM only, no types, next to the library (not cleaning it away).
+  library({
     entry: { cli: 'src/cli/index.ts' },
     format: ['esm'],
-    sourcemap: true,
+    dts: false,
     clean: false,
-    target: 'node22',
-    platform: 'node',
     removeNodeProtocol: false,
     banner: { js: '#!/usr/bin/env node' },
-  },
+  }),
 ]);

@@ -92,10 +92,9 @@ export { GRANTS, type GrantContext, type GrantModule } from './grants/index.js';
 export { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES, tokenExchangeGrant } from './grants/token-exchange.js';
 export { generateSigningKey, type Jwk, type KeySet, type SigningKeyInfo } from './keys.js';
 export { createLogger, REDACT_PATHS, REDACTED_FIELDS } from './logger.js';
-export type { SeedDocument } from './management/schemas.js';
 export { MANAGEMENT_SCOPES } from './management/scopes.js';
 export { clientAddress } from './protection/client-address.js';
-export { parseSeed, type SeedResult, seed } from './seed.js';
+export { parseSeed, type SeedDocument, type SeedResult, seed } from './seed.js';
 export { createIssuer, type Issuer } from './server.js';
 export { createAdapter } from './storage/adapter.js';
 export {

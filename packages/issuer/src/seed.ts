@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { z } from 'zod';
 import type { ResolvedConfig } from './config/schema.js';
 import { ValidationError } from './errors.js';
 import { newId } from './internal/ids.js';
@@ -16,9 +17,104 @@ import {
   verifySecret,
 } from './internal/secrets.js';
 import { checkShape } from './management/applications.js';
+import {
+  clientId,
+  customData,
+  description,
+  email,
+  indicator,
+  name,
+  password,
+  redirectUri,
+  scopeName,
+  username,
+} from './management/primitives.js';
 import { toIssues } from './management/router.js';
-import { buildSeedSchema, type SeedDocument } from './management/schemas.js';
-import type { ApplicationRecord, RoleRecord, Store } from './storage/store.js';
+import {
+  APPLICATION_TYPES,
+  type ApplicationRecord,
+  ROLE_TYPES,
+  type RoleRecord,
+  type Store,
+} from './storage/store.js';
+
+/**
+ * The `seed` file format: resources, roles, users and applications, matched by natural key
+ * (indicator, name, username, client id or name) so loading the same file twice changes nothing.
+ *
+ * @example
+ * ```ts
+ * const document = buildSeedSchema(config).parse(JSON.parse(text));
+ * ```
+ */
+export function buildSeedSchema(config: Pick<ResolvedConfig, 'passwords'>) {
+  return z.strictObject({
+    resources: z
+      .array(
+        z.strictObject({
+          name,
+          indicator,
+          accessTokenTtl: z.number().int().min(60).max(86_400).optional(),
+          scopes: z
+            .array(
+              z.union([scopeName, z.strictObject({ name: scopeName, description: description.optional() })]),
+            )
+            .optional(),
+        }),
+      )
+      .optional(),
+    roles: z
+      .array(
+        z.strictObject({
+          name,
+          description: description.optional(),
+          type: z.enum(ROLE_TYPES),
+          scopes: z.array(z.strictObject({ resource: indicator, scope: scopeName })).optional(),
+        }),
+      )
+      .optional(),
+    users: z
+      .array(
+        z.strictObject({
+          username,
+          email: email.optional(),
+          password: password(config.passwords.minLength).optional(),
+          suspended: z.boolean().optional(),
+          customData: customData.optional(),
+          roles: z.array(name).optional(),
+        }),
+      )
+      .optional(),
+    applications: z
+      .array(
+        z.strictObject({
+          name,
+          type: z.enum(APPLICATION_TYPES),
+          clientId: clientId.optional(),
+          clientSecret: z.string().min(32).max(512).optional(),
+          redirectUris: z.array(redirectUri).max(20).optional(),
+          postLogoutRedirectUris: z.array(redirectUri).max(20).optional(),
+          tokenEndpointAuthMethod: z.enum(['client_secret_basic', 'client_secret_post']).optional(),
+          firstParty: z.boolean().optional(),
+          tokenExchangeEnabled: z.boolean().optional(),
+          dpopBoundAccessTokens: z.boolean().optional(),
+          customData: customData.optional(),
+          roles: z.array(name).optional(),
+        }),
+      )
+      .optional(),
+  });
+}
+
+/**
+ * A parsed seed document.
+ *
+ * @example
+ * ```ts
+ * const document: SeedDocument = { users: [{ username: 'alice' }] };
+ * ```
+ */
+export type SeedDocument = z.output<ReturnType<typeof buildSeedSchema>>;
 
 /** Counts of what a seed run did. */
 export interface SeedCounts {

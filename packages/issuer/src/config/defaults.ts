@@ -213,6 +213,13 @@ export const DEFAULTS = Object.freeze({
     /** Longest wait in milliseconds between attempts to re-open the key-change listener (30 s; doubles from 1 s). */
     maxReconnectDelay: 30_000,
   }),
+  copy: Object.freeze({
+    /**
+     * Most bound values in one INSERT of `gatehouse-issuer copy` (PostgreSQL allows 65,535; 2,000 keeps
+     * each statement short while copying hundreds of rows per round trip).
+     */
+    maxValuesPerInsert: 2_000,
+  }),
   maintenance: Object.freeze({
     /**
      * Milliseconds between purges of expired rows (10 min): oidc-provider payloads, subject tokens past

@@ -5,53 +5,11 @@
  *
  * @module
  */
-import type { Verifier } from '@gatehouse/core';
 import type { Provider } from 'oidc-provider';
-import type { Logger } from 'pino';
-import type { ResolvedConfig } from '../config/schema.js';
-import type { AuditTrail } from '../internal/audit.js';
-import type { Store } from '../storage/store.js';
-import type { FailureLimiter } from './failure-limiter.js';
 import { tokenExchangeGrant } from './token-exchange.js';
+import type { GrantContext, GrantModule } from './types.js';
 
-/** What a grant handler may use. */
-export interface GrantContext {
-  readonly store: Store;
-  readonly config: ResolvedConfig;
-  readonly log: Logger;
-  /** Records audit events. */
-  readonly audit: AuditTrail;
-  /** Failed redemptions of unknown tokens per client and address (catalogue B6). */
-  readonly limiter: FailureLimiter;
-  /** `@gatehouse/core` verifier for JWT actor tokens (this issuer, audience = the issuer identifier). */
-  readonly actorVerifier: () => Verifier;
-}
-
-/**
- * One extra grant type.
- *
- * @example
- * ```ts
- * const grant: GrantModule = {
- *   grantType: 'urn:example:grant',
- *   parameters: ['resource', 'scope'],
- *   dupes: ['resource'],
- *   handler: ({ store }) => async (ctx) => { ctx.body = { error: 'unsupported' }; },
- * };
- * ```
- */
-export interface GrantModule {
-  /** The `grant_type` value. */
-  readonly grantType: string;
-  /** Parameters the token endpoint accepts for it. */
-  readonly parameters: readonly string[];
-  /** Parameters that may be repeated (e.g. `resource`, `audience`). */
-  readonly dupes: readonly string[];
-  /** Build the token-endpoint handler. */
-  handler(context: GrantContext): Parameters<Provider['registerGrantType']>[1];
-  /** Optional: subscribe to provider events once the grant is registered. */
-  setup?(provider: Provider, context: GrantContext): void;
-}
+export type { GrantContext, GrantModule } from './types.js';
 
 /**
  * Every extra grant, registered in order: RFC 8693 token exchange.

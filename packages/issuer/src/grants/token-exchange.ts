@@ -43,9 +43,9 @@ import { verifyActorToken } from './actor-token.js';
 import { type ActClaim, setExchangeState } from './exchange-state.js';
 import { redeemSubjectToken, type Subject, usePersonalAccessToken } from './exchange-subject.js';
 import { limiterKey } from './failure-limiter.js';
-import type { GrantContext, GrantModule } from './index.js';
 import { readTokenRequest, type TokenRequestRead } from './token-request.js';
 import { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES } from './token-types.js';
+import type { GrantContext, GrantModule } from './types.js';
 
 export { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES };
 

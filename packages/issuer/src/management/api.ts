@@ -11,10 +11,10 @@ import { auditRoutes } from './audit-events.js';
 import { keyRoutes } from './keys.js';
 import { buildOpenApi } from './openapi.js';
 import { personalAccessTokenRoutes } from './personal-access-tokens.js';
+import { buildSharedSchemas } from './primitives.js';
 import { resourceRoutes } from './resources.js';
 import { roleRoutes } from './roles.js';
 import { createManagementRouter, type ManagementDeps, type RouteDef } from './router.js';
-import { buildSchemas } from './schemas.js';
 import { subjectTokenRoutes } from './subject-tokens.js';
 import { userRoutes } from './users.js';
 
@@ -47,7 +47,7 @@ export function createManagementApi(
   options: ManagementApiOptions,
 ): ReturnType<typeof createManagementRouter> {
   const { verifier, limit, ...rest } = options;
-  const schemas = buildSchemas(options.config);
+  const schemas = buildSharedSchemas();
   const deps: ManagementDeps = { ...rest, schemas, now: epoch };
   const routes: RouteDef[] = [
     ...userRoutes(deps),

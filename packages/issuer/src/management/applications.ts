@@ -5,12 +5,28 @@
  *
  * @module
  */
+import { z } from 'zod';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { newId } from '../internal/ids.js';
 import { generateSecret, hashSecret } from '../internal/secrets.js';
-import type { ApplicationRecord, ApplicationType, ClientAuthMethod } from '../storage/store.js';
+import {
+  APPLICATION_TYPES,
+  type ApplicationRecord,
+  type ApplicationType,
+  type ClientAuthMethod,
+} from '../storage/store.js';
+import {
+  atLeastOne,
+  customData,
+  id,
+  isoTime,
+  name,
+  page,
+  pageQuery,
+  redirectUri,
+  type SharedSchemas,
+} from './primitives.js';
 import { defineRoute, found, iso, isoOrNull, type ManagementDeps, type RouteDef } from './router.js';
-import { pageQuery } from './schemas.js';
 import { loadRoles, presentRole } from './users.js';
 
 /** Whether an application type authenticates with a secret. */
@@ -76,9 +92,84 @@ export function checkShape(input: ShapeInput): ClientAuthMethod {
   return isConfidential(input.type) ? (input.tokenEndpointAuthMethod ?? 'client_secret_basic') : 'none';
 }
 
+/** `dpopBoundAccessTokens` of a create or update body. */
+const dpopBound = z
+  .boolean()
+  .meta({
+    description:
+      'Token requests must carry a DPoP proof (RFC 9449 §5.2 dpop_bound_access_tokens); without one they get invalid_request. Default false.',
+  })
+  .optional();
+
+/**
+ * The request and response schemas of `/api/applications` (and the shared ones it uses).
+ *
+ * @example
+ * ```ts
+ * const schemas = buildApplicationSchemas(buildSharedSchemas());
+ * ```
+ */
+export function buildApplicationSchemas(shared: SharedSchemas) {
+  const { requests, responses } = shared;
+  const applicationType = z.enum(APPLICATION_TYPES);
+  const authMethod = z.enum(['client_secret_basic', 'client_secret_post']);
+  const application = z
+    .object({
+      id,
+      clientId: z.string(),
+      name: z.string(),
+      type: applicationType,
+      redirectUris: z.array(z.string()),
+      postLogoutRedirectUris: z.array(z.string()),
+      tokenEndpointAuthMethod: z.enum(['client_secret_basic', 'client_secret_post', 'none']),
+      firstParty: z.boolean(),
+      tokenExchangeEnabled: z.boolean(),
+      dpopBoundAccessTokens: z.boolean(),
+      customData: z.record(z.string(), z.unknown()),
+      secretUpdatedAt: isoTime.nullable(),
+      createdAt: isoTime,
+      updatedAt: isoTime,
+    })
+    .register(responses, { id: 'Application' });
+  /** What a create and an update body may both set. */
+  const settable = {
+    redirectUris: z.array(redirectUri).max(20).optional(),
+    postLogoutRedirectUris: z.array(redirectUri).max(20).optional(),
+    tokenEndpointAuthMethod: authMethod.optional(),
+    firstParty: z.boolean().optional(),
+    tokenExchangeEnabled: z.boolean().optional(),
+    dpopBoundAccessTokens: dpopBound,
+    customData: customData.optional(),
+  };
+  return {
+    ...shared,
+    application,
+    applicationsPage: page(application, 'ApplicationPage', shared),
+    applicationWithSecret: application
+      .extend({
+        clientSecret: z
+          .string()
+          .meta({ description: 'Shown once; only its SHA-256 digest is stored.' })
+          .optional(),
+      })
+      .register(responses, { id: 'ApplicationWithSecret' }),
+    createApplication: z
+      .strictObject({ name, type: applicationType, ...settable })
+      .register(requests, { id: 'CreateApplication' }),
+    updateApplication: z
+      .strictObject({ name: name.optional(), ...settable })
+      .refine(...atLeastOne)
+      .register(requests, { id: 'UpdateApplication' }),
+    applicationSecret: z
+      .object({ clientId: z.string(), clientSecret: z.string() })
+      .register(responses, { id: 'ApplicationSecret' }),
+  };
+}
+
 /** The application routes. */
 export function applicationRoutes(deps: ManagementDeps): RouteDef[] {
-  const { store, schemas } = deps;
+  const { store } = deps;
+  const schemas = buildApplicationSchemas(deps.schemas);
   const read = ['applications:read', 'applications:write'];
   const write = ['applications:write'];
   const tag = 'Applications';

@@ -5,7 +5,9 @@
  *
  * @module
  */
-import type { AuditEventRecord } from '../storage/store.js';
+import { z } from 'zod';
+import { AUDIT_EVENT_TYPES, type AuditEventRecord } from '../storage/store.js';
+import { id, isoInput, isoTime, page, pageQuery, type SharedSchemas } from './primitives.js';
 import { defineRoute, iso, type ManagementDeps, type RouteDef } from './router.js';
 
 /** API view of an audit event. */
@@ -25,9 +27,46 @@ export function presentAuditEvent(event: AuditEventRecord) {
 const seconds = (value: string | undefined): number | undefined =>
   value === undefined ? undefined : Math.floor(Date.parse(value) / 1000);
 
+/**
+ * The query and response schemas of `/api/audit-events`.
+ *
+ * @example
+ * ```ts
+ * const schemas = buildAuditSchemas(buildSharedSchemas());
+ * ```
+ */
+export function buildAuditSchemas(shared: SharedSchemas) {
+  const auditEvent = z
+    .object({
+      id,
+      type: z.enum(AUDIT_EVENT_TYPES),
+      createdAt: isoTime,
+      applicationId: z.string().nullable(),
+      userId: z.string().nullable(),
+      actorId: z.string().nullable(),
+      reason: z.string().nullable(),
+      details: z.record(z.string(), z.unknown()),
+    })
+    .register(shared.responses, { id: 'AuditEvent' });
+  return {
+    ...shared,
+    auditEvent,
+    auditEventsPage: page(auditEvent, 'AuditEventPage', shared),
+    auditQuery: pageQuery.extend({
+      type: z.enum(AUDIT_EVENT_TYPES).optional(),
+      userId: id.optional(),
+      actorId: id.optional(),
+      applicationId: id.optional(),
+      since: isoInput.optional(),
+      until: isoInput.optional(),
+    }),
+  };
+}
+
 /** The audit routes. */
 export function auditRoutes(deps: ManagementDeps): RouteDef[] {
-  const { store, schemas } = deps;
+  const { store } = deps;
+  const schemas = buildAuditSchemas(deps.schemas);
   return [
     defineRoute({
       method: 'GET',

@@ -3,8 +3,10 @@
  *
  * @module
  */
+import { z } from 'zod';
 import { describeKey } from '../keys.js';
 import type { SigningKeyRecord } from '../storage/store.js';
+import { isoTime, list, type SharedSchemas } from './primitives.js';
 import { defineRoute, iso, isoOrNull, type ManagementDeps, type RouteDef } from './router.js';
 
 /** API view of a signing key: never the private part. */
@@ -18,9 +20,32 @@ export function presentKey(key: SigningKeyRecord) {
   };
 }
 
+/**
+ * The response schemas of `/api/signing-keys`.
+ *
+ * @example
+ * ```ts
+ * const schemas = buildKeySchemas(buildSharedSchemas());
+ * ```
+ */
+export function buildKeySchemas(shared: SharedSchemas) {
+  const signingKey = z
+    .object({
+      kid: z.string(),
+      alg: z.string(),
+      status: z.enum(['active', 'retired']),
+      createdAt: isoTime,
+      retiredAt: isoTime.nullable(),
+      expiresAt: isoTime.nullable(),
+    })
+    .register(shared.responses, { id: 'SigningKey' });
+  return { ...shared, signingKey, signingKeyList: list(signingKey, 'SigningKeyList', shared) };
+}
+
 /** The signing-key routes. */
 export function keyRoutes(deps: ManagementDeps): RouteDef[] {
-  const { store, schemas } = deps;
+  const { store } = deps;
+  const schemas = buildKeySchemas(deps.schemas);
   const tag = 'Signing keys';
   return [
     defineRoute({

@@ -1,13 +1,13 @@
 /**
- * The OpenAPI 3.1 document of the Management API, generated from the route table and the schemas in
- * `schemas.ts` (no schema is written twice).
+ * The OpenAPI 3.1 document of the Management API, generated from the route table and the schemas registered
+ * in the registries of `primitives.ts` by each resource (no schema is written twice).
  *
  * @module
  */
 import { z } from 'zod';
 import type { ResolvedConfig } from '../config/schema.js';
+import type { Registries } from './primitives.js';
 import type { RouteDef } from './router.js';
-import type { Schemas } from './schemas.js';
 import { MANAGEMENT_SCOPES } from './scopes.js';
 
 const REF = (id: string) => `#/components/schemas/${id}`;
@@ -20,7 +20,7 @@ function strip(schema: JsonObject): JsonObject {
 }
 
 /** JSON Schema of `schema`: a `$ref` when it is registered, inline otherwise. */
-function schemaOf(schema: z.ZodType, schemas: Schemas, io: 'input' | 'output'): JsonObject {
+function schemaOf(schema: z.ZodType, schemas: Registries, io: 'input' | 'output'): JsonObject {
   const registry = io === 'input' ? schemas.requests : schemas.responses;
   const meta = registry.get(schema);
   if (meta !== undefined) return { $ref: REF(meta.id) };
@@ -49,7 +49,7 @@ function queryParameters(schema: z.ZodType): JsonObject[] {
  * console.log(doc.paths['/users'].get.summary); // "List users"
  * ```
  */
-export function buildOpenApi(config: ResolvedConfig, routes: readonly RouteDef[], schemas: Schemas) {
+export function buildOpenApi(config: ResolvedConfig, routes: readonly RouteDef[], schemas: Registries) {
   const components = {
     ...(
       z.toJSONSchema(schemas.requests, { io: 'input', unrepresentable: 'any', uri: REF }) as {

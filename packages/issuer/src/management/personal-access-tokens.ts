@@ -7,11 +7,13 @@
  *
  * @module
  */
+import { z } from 'zod';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { PERSONAL_ACCESS_TOKEN_PREFIX } from '../grants/exchange-subject.js';
 import { newId } from '../internal/ids.js';
 import { generateToken, hashSecret } from '../internal/secrets.js';
 import type { PersonalAccessTokenRecord } from '../storage/store.js';
+import { id, isoInput, isoTime, list, name, type SharedSchemas, scopeName } from './primitives.js';
 import { defineRoute, found, iso, isoOrNull, type ManagementDeps, type RouteDef } from './router.js';
 
 /** API view of a PAT: never its value or digest. */
@@ -27,9 +29,50 @@ export function presentPersonalAccessToken(pat: PersonalAccessTokenRecord) {
   };
 }
 
+/**
+ * The request and response schemas of `/api/users/{id}/personal-access-tokens`.
+ *
+ * @example
+ * ```ts
+ * const schemas = buildPersonalAccessTokenSchemas(buildSharedSchemas());
+ * ```
+ */
+export function buildPersonalAccessTokenSchemas(shared: SharedSchemas) {
+  const { requests, responses } = shared;
+  const personalAccessToken = z
+    .object({
+      id,
+      userId: z.string(),
+      name: z.string(),
+      scopes: z.array(z.string()).nullable(),
+      expiresAt: isoTime.nullable(),
+      createdAt: isoTime,
+      lastUsedAt: isoTime.nullable(),
+    })
+    .register(responses, { id: 'PersonalAccessToken' });
+  return {
+    ...shared,
+    personalAccessToken,
+    personalAccessTokenList: list(personalAccessToken, 'PersonalAccessTokenList', shared),
+    personalAccessTokenWithValue: personalAccessToken
+      .extend({ value: z.string().meta({ description: 'Shown once; only its SHA-256 digest is stored.' }) })
+      .register(responses, { id: 'PersonalAccessTokenWithValue' }),
+    createPersonalAccessToken: z
+      .strictObject({
+        name,
+        expiresAt: isoInput.optional().meta({ description: 'ISO 8601; must be in the future' }),
+        scopes: z.array(scopeName).min(1).max(100).optional().meta({
+          description: 'Most scopes an exchanged token may carry; the user’s roles still apply',
+        }),
+      })
+      .register(requests, { id: 'CreatePersonalAccessToken' }),
+  };
+}
+
 /** The PAT routes. */
 export function personalAccessTokenRoutes(deps: ManagementDeps): RouteDef[] {
-  const { store, schemas } = deps;
+  const { store } = deps;
+  const schemas = buildPersonalAccessTokenSchemas(deps.schemas);
   const tag = 'Personal access tokens';
   const path = '/users/{id}/personal-access-tokens';
   const loadUser = async (id: string) => found(await store.users.get(id), 'User');

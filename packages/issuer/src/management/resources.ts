@@ -4,11 +4,24 @@
  *
  * @module
  */
+import { z } from 'zod';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { newId } from '../internal/ids.js';
 import type { ResourceRecord, ScopeRecord } from '../storage/store.js';
+import {
+  atLeastOne,
+  description,
+  id,
+  indicator,
+  isoTime,
+  list,
+  name,
+  page,
+  pageQuery,
+  type SharedSchemas,
+  scopeName,
+} from './primitives.js';
 import { defineRoute, found, iso, type ManagementDeps, type RouteDef } from './router.js';
-import { pageQuery } from './schemas.js';
 
 /** API view of a resource. */
 export function presentResource(resource: ResourceRecord) {
@@ -34,9 +47,51 @@ export function presentScope(scope: ScopeRecord) {
   };
 }
 
+/**
+ * The request and response schemas of `/api/resources` and their scopes.
+ *
+ * @example
+ * ```ts
+ * const schemas = buildResourceSchemas(buildSharedSchemas());
+ * ```
+ */
+export function buildResourceSchemas(shared: SharedSchemas) {
+  const { requests, responses } = shared;
+  const resource = z
+    .object({
+      id,
+      name: z.string(),
+      indicator: z.string(),
+      accessTokenTtl: z.number().int(),
+      system: z.boolean(),
+      createdAt: isoTime,
+      updatedAt: isoTime,
+    })
+    .register(responses, { id: 'Resource' });
+  const ttl = z.number().int().min(60).max(86_400);
+  return {
+    ...shared,
+    resource,
+    resourcesPage: page(resource, 'ResourcePage', shared),
+    createResource: z
+      .strictObject({ name, indicator, accessTokenTtl: ttl.optional() })
+      .register(requests, { id: 'CreateResource' }),
+    updateResource: z
+      .strictObject({ name: name.optional(), accessTokenTtl: ttl.optional() })
+      .refine(...atLeastOne)
+      .register(requests, { id: 'UpdateResource' }),
+    scopeList: list(shared.scope, 'ScopeList', shared),
+    createScope: z
+      .strictObject({ name: scopeName, description: description.optional() })
+      .register(requests, { id: 'CreateScope' }),
+    updateScope: z.strictObject({ description }).register(requests, { id: 'UpdateScope' }),
+  };
+}
+
 /** The resource routes. */
 export function resourceRoutes(deps: ManagementDeps): RouteDef[] {
-  const { store, schemas } = deps;
+  const { store } = deps;
+  const schemas = buildResourceSchemas(deps.schemas);
   const read = ['resources:read', 'resources:write'];
   const write = ['resources:write'];
   const tag = 'Resources';

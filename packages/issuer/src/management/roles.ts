@@ -3,12 +3,22 @@
  *
  * @module
  */
+import { z } from 'zod';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { newId } from '../internal/ids.js';
-import type { RoleScope } from '../storage/store.js';
+import { ROLE_TYPES, type RoleScope } from '../storage/store.js';
+import {
+  atLeastOne,
+  description,
+  idList,
+  list,
+  name,
+  page,
+  pageQuery,
+  type SharedSchemas,
+} from './primitives.js';
 import { presentScope } from './resources.js';
 import { defineRoute, found, type ManagementDeps, type RouteDef } from './router.js';
-import { pageQuery } from './schemas.js';
 import { presentRole } from './users.js';
 
 /** API view of a scope held by a role. */
@@ -16,9 +26,37 @@ export function presentRoleScope(scope: RoleScope) {
   return { ...presentScope(scope), indicator: scope.indicator };
 }
 
+/**
+ * The request and response schemas of `/api/roles` (the role itself is shared).
+ *
+ * @example
+ * ```ts
+ * const schemas = buildRoleSchemas(buildSharedSchemas());
+ * ```
+ */
+export function buildRoleSchemas(shared: SharedSchemas) {
+  const { requests, responses } = shared;
+  const roleScope = shared.scope.extend({ indicator: z.string() }).register(responses, { id: 'RoleScope' });
+  return {
+    ...shared,
+    rolesPage: page(shared.role, 'RolePage', shared),
+    createRole: z
+      .strictObject({ name, description: description.optional(), type: z.enum(ROLE_TYPES) })
+      .register(requests, { id: 'CreateRole' }),
+    updateRole: z
+      .strictObject({ name: name.optional(), description: description.optional() })
+      .refine(...atLeastOne)
+      .register(requests, { id: 'UpdateRole' }),
+    roleScope,
+    roleScopeList: list(roleScope, 'RoleScopeList', shared),
+    scopeIds: z.strictObject({ scopeIds: idList }).register(requests, { id: 'ScopeIds' }),
+  };
+}
+
 /** The role routes. */
 export function roleRoutes(deps: ManagementDeps): RouteDef[] {
-  const { store, schemas } = deps;
+  const { store } = deps;
+  const schemas = buildRoleSchemas(deps.schemas);
   const read = ['roles:read', 'roles:write'];
   const write = ['roles:write'];
   const tag = 'Roles';

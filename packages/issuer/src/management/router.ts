@@ -30,7 +30,7 @@ import {
 import type { AuditTrail } from '../internal/audit.js';
 import { readJson, sendEmpty, sendJson } from '../internal/http.js';
 import type { ApplicationRecord, SigningKeyRecord, Store } from '../storage/store.js';
-import type { Schemas } from './schemas.js';
+import type { SharedSchemas } from './primitives.js';
 
 /** HTTP methods used by the Management API. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -105,7 +105,8 @@ export interface ManagementDeps {
   readonly config: ResolvedConfig;
   readonly store: Store;
   readonly log: Logger;
-  readonly schemas: Schemas;
+  /** The registries and the schemas several resources share; each resource adds its own. */
+  readonly schemas: SharedSchemas;
   /** Current time in epoch seconds (tests may fake it). */
   readonly now: () => number;
   /** Rotate the signing key and reload the provider. */

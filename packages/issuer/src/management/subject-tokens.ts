@@ -9,15 +9,48 @@
  *
  * @module
  */
+import { z } from 'zod';
 import { NotFoundError, UserSuspendedError } from '../errors.js';
 import { SUBJECT_TOKEN_PREFIX } from '../grants/exchange-subject.js';
 import { newId } from '../internal/ids.js';
 import { generateToken, hashSecret } from '../internal/secrets.js';
+import { id, type SharedSchemas, subjectContext } from './primitives.js';
 import { defineRoute, type ManagementDeps, type RouteDef } from './router.js';
+
+/**
+ * The request and response schemas of `POST /api/subject-tokens`.
+ *
+ * @example
+ * ```ts
+ * const schemas = buildSubjectTokenSchemas(buildSharedSchemas());
+ * ```
+ */
+export function buildSubjectTokenSchemas(shared: SharedSchemas) {
+  return {
+    ...shared,
+    createSubjectToken: z
+      .strictObject({
+        userId: id.meta({ description: 'The user to impersonate' }),
+        context: subjectContext.optional().meta({
+          description: 'Integrator-defined JSON object (at most 4 KB), handed to getCustomJwtClaims',
+        }),
+        applicationId: id.optional().meta({ description: 'Only this application may redeem the token' }),
+        actorId: id.optional().meta({ description: 'Redeemable only with an actor token of this user' }),
+      })
+      .register(shared.requests, { id: 'CreateSubjectToken' }),
+    subjectToken: z
+      .object({
+        subjectToken: z.string().meta({ description: 'Shown once; only its SHA-256 digest is stored.' }),
+        expiresIn: z.number().int().meta({ description: 'Seconds until it expires' }),
+      })
+      .register(shared.responses, { id: 'SubjectToken' }),
+  };
+}
 
 /** The subject-token route. */
 export function subjectTokenRoutes(deps: ManagementDeps): RouteDef[] {
-  const { store, schemas, config } = deps;
+  const { store, config } = deps;
+  const schemas = buildSubjectTokenSchemas(deps.schemas);
   return [
     defineRoute({
       method: 'POST',

@@ -3,12 +3,24 @@
  *
  * @module
  */
+import { z } from 'zod';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { newId } from '../internal/ids.js';
 import { hashPassword } from '../internal/secrets.js';
 import type { RoleRecord, UserRecord } from '../storage/store.js';
+import {
+  atLeastOne,
+  customData,
+  email,
+  id,
+  isoTime,
+  page,
+  pageQuery,
+  password,
+  type SharedSchemas,
+  username,
+} from './primitives.js';
 import { defineRoute, found, iso, type ManagementDeps, type RouteDef } from './router.js';
-import { pageQuery } from './schemas.js';
 
 /** API view of a user (never the password hash). */
 export function presentUser(user: UserRecord) {
@@ -56,9 +68,59 @@ export async function loadRoles(
   return roles;
 }
 
+/**
+ * The request and response schemas of `/api/users` (and the shared ones it uses).
+ *
+ * @example
+ * ```ts
+ * const schemas = buildUserSchemas(buildSharedSchemas(), config.passwords.minLength);
+ * ```
+ */
+export function buildUserSchemas(shared: SharedSchemas, minPasswordLength: number) {
+  const { requests, responses } = shared;
+  const user = z
+    .object({
+      id,
+      username: z.string(),
+      email: z.string().nullable(),
+      suspended: z.boolean(),
+      customData: z.record(z.string(), z.unknown()),
+      createdAt: isoTime,
+      updatedAt: isoTime,
+    })
+    .register(responses, { id: 'User' });
+  return {
+    ...shared,
+    user,
+    usersPage: page(user, 'UserPage', shared),
+    createUser: z
+      .strictObject({
+        username,
+        email: email.optional(),
+        password: password(minPasswordLength).optional(),
+        suspended: z.boolean().optional(),
+        customData: customData.optional(),
+      })
+      .register(requests, { id: 'CreateUser' }),
+    updateUser: z
+      .strictObject({
+        username: username.optional(),
+        email: email.nullable().optional(),
+        customData: customData.optional(),
+      })
+      .refine(...atLeastOne)
+      .register(requests, { id: 'UpdateUser' }),
+    setPassword: z
+      .strictObject({ password: password(minPasswordLength) })
+      .register(requests, { id: 'SetPassword' }),
+    setSuspension: z.strictObject({ suspended: z.boolean() }).register(requests, { id: 'SetSuspension' }),
+  };
+}
+
 /** The user routes. */
 export function userRoutes(deps: ManagementDeps): RouteDef[] {
-  const { store, schemas } = deps;
+  const { store } = deps;
+  const schemas = buildUserSchemas(deps.schemas, deps.config.passwords.minLength);
   const read = ['users:read', 'users:write'];
   const write = ['users:write'];
   const tag = 'Users';

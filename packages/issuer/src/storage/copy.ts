@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { DEFAULTS } from '../config/defaults.js';
 import { CopyError } from '../errors.js';
 import type { Executor } from './executor.js';
 import { executorOf } from './sql/index.js';
@@ -40,9 +41,6 @@ export const COPIED_TABLES: ReadonlyArray<{ readonly name: string; readonly orde
   { name: 'oidc_payloads', order: 'model, id' },
   { name: 'failure_counters', order: 'key' },
 ]);
-
-/** Most bound values in one INSERT (PostgreSQL allows 65,535; small batches keep statements short). */
-const MAX_VALUES_PER_INSERT = 2_000;
 
 /**
  * Options of {@link copyStore}.
@@ -85,7 +83,7 @@ function sqlExecutor(store: Store, role: string): Executor {
 
 async function insertAll(tx: Executor, table: string, rows: readonly Record<string, unknown>[]) {
   const columns = Object.keys(rows[0]!);
-  const perInsert = Math.max(1, Math.floor(MAX_VALUES_PER_INSERT / columns.length));
+  const perInsert = Math.max(1, Math.floor(DEFAULTS.copy.maxValuesPerInsert / columns.length));
   const tuple = `(${columns.map(() => '?').join(', ')})`;
   for (let start = 0; start < rows.length; start += perInsert) {
     const batch = rows.slice(start, start + perInsert);

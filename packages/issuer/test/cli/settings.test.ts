@@ -20,6 +20,7 @@ const FIXED = [
   'subjectTokens.retention',
   'postgresDriver.maxPreparedStatements',
   'postgresDriver.maxReconnectDelay',
+  'copy.maxValuesPerInsert',
   'maintenance.purgeInterval',
   'interactions.maxFormBytes',
   'cli.tokenTimeout',
