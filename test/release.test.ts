@@ -89,4 +89,19 @@ describe('builds', () => {
     expect(names.length).toBeGreaterThan(0);
     for (const name of names) expect(lock, name).toMatch(new RegExp(`\\n  '?${name}@`));
   });
+
+  it('every catalog entry of pnpm-workspace.yaml is used by a package.json', () => {
+    const block = /^catalog:\n((?: {2}.+\n)+)/m.exec(read('pnpm-workspace.yaml'))?.[1] ?? '';
+    const names = block
+      .split('\n')
+      .map((line) => /^ {2}"?([^":]+)"?:/.exec(line)?.[1])
+      .filter((name): name is string => name !== undefined);
+    expect(names.length).toBeGreaterThan(3);
+    const manifests = ['package.json', ...workspaces.map((w) => `${w.dir}/package.json`)].map(read);
+    for (const name of names)
+      expect(
+        manifests.some((manifest) => manifest.includes(`"${name}": "catalog:"`)),
+        name,
+      ).toBe(true);
+  });
 });
