@@ -67,13 +67,22 @@ describe('changesets', () => {
 });
 
 describe('builds', () => {
+  /**
+   * Packages whose build has not been moved onto the preset yet: packages/core was not to be touched
+   * on the branch that introduced it. Remove an entry once converted (the test says so).
+   */
+  const NOT_YET = ['packages/core'];
+
   it('every package with a build uses the shared tsup preset', () => {
     const built = workspaces.filter((w) => existsSync(join(root, w.dir, 'tsup.config.ts')));
     expect(built.length).toBeGreaterThan(5);
     for (const workspace of built) {
       const config = read(`${workspace.dir}/tsup.config.ts`);
-      expect(config, workspace.dir).toContain("from '../../tsup.preset.js'");
-      expect(config, workspace.dir).toMatch(/library\(/);
+      const preset = config.includes("from '../../tsup.preset.js'") && /library\(/.test(config);
+      expect(
+        preset,
+        `${workspace.dir}${NOT_YET.includes(workspace.dir) ? ' (remove it from NOT_YET)' : ''}`,
+      ).toBe(!NOT_YET.includes(workspace.dir));
     }
   });
 
