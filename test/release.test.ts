@@ -67,13 +67,22 @@ describe('changesets', () => {
 });
 
 describe('builds', () => {
+  /**
+   * Packages whose build has not been moved onto the preset yet: packages/core was not to be touched
+   * on the branch that introduced it. Remove an entry once converted (the test says so).
+   */
+  const NOT_YET = ['packages/core'];
+
   it('every package with a build uses the shared tsup preset', () => {
     const built = workspaces.filter((w) => existsSync(join(root, w.dir, 'tsup.config.ts')));
     expect(built.length).toBeGreaterThan(5);
     for (const workspace of built) {
       const config = read(`${workspace.dir}/tsup.config.ts`);
-      expect(config, workspace.dir).toContain("from '../../tsup.preset.js'");
-      expect(config, workspace.dir).toMatch(/library\(/);
+      const preset = config.includes("from '../../tsup.preset.js'") && /library\(/.test(config);
+      expect(
+        preset,
+        `${workspace.dir}${NOT_YET.includes(workspace.dir) ? ' (remove it from NOT_YET)' : ''}`,
+      ).toBe(!NOT_YET.includes(workspace.dir));
     }
   });
 
@@ -88,5 +97,20 @@ describe('builds', () => {
     const names = [...listed('onlyBuiltDependencies'), ...listed('ignoredBuiltDependencies')];
     expect(names.length).toBeGreaterThan(0);
     for (const name of names) expect(lock, name).toMatch(new RegExp(`\\n  '?${name}@`));
+  });
+
+  it('every catalog entry of pnpm-workspace.yaml is used by a package.json', () => {
+    const block = /^catalog:\n((?: {2}.+\n)+)/m.exec(read('pnpm-workspace.yaml'))?.[1] ?? '';
+    const names = block
+      .split('\n')
+      .map((line) => /^ {2}"?([^":]+)"?:/.exec(line)?.[1])
+      .filter((name): name is string => name !== undefined);
+    expect(names.length).toBeGreaterThan(3);
+    const manifests = ['package.json', ...workspaces.map((w) => `${w.dir}/package.json`)].map(read);
+    for (const name of names)
+      expect(
+        manifests.some((manifest) => manifest.includes(`"${name}": "catalog:"`)),
+        name,
+      ).toBe(true);
   });
 });

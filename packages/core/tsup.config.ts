@@ -1,4 +1,11 @@
 import { defineConfig } from 'tsup';
-import { library } from '../../tsup.preset.js';
 
-export default defineConfig(library());
+export default defineConfig({
+  entry: ['src/index.ts'],
+  format: ['esm', 'cjs'],
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  target: 'node22',
+  platform: 'node',
+});

@@ -89,9 +89,17 @@ async function assemble(
     store,
     log,
     initial: initialKeys,
-    onChange: () => (oidc = build()),
+    onChange: () => {
+      oidc = build();
+    },
   });
-  let oidc = build();
+  let oidc: OidcInstance;
+  try {
+    oidc = build();
+  } catch (err) {
+    keys.close(); // no timer or key watch outlives a failed start
+    throw err;
+  }
 
   const validateApplication = (app: Parameters<OidcInstance['validateApplication']>[0]) =>
     oidc.validateApplication(app);
