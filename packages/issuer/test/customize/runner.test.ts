@@ -8,7 +8,9 @@ import type { CustomClaimsContext } from '../../src/customize/types.js';
 import { writeClaimsModules } from './fixtures.js';
 
 const paths = writeClaimsModules();
-const TIMEOUT = 400;
+// Generous enough that a loaded machine still crashes, runs out of memory or answers within it: only
+// the hung calls may reach it.
+const TIMEOUT = 2_000;
 let runner: ClaimsRunner;
 
 const options = (module: string, overrides: Partial<Parameters<typeof createClaimsRunner>[0]> = {}) => ({
