@@ -10,6 +10,8 @@ export default defineConfig([
     target: 'node22',
     platform: 'node',
     removeNodeProtocol: false,
+    // import.meta.url (where the built console is, see src/console/assets.ts) in the CommonJS build.
+    shims: true,
   },
   {
     entry: { cli: 'src/cli/index.ts' },

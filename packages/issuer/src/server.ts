@@ -18,6 +18,7 @@ import { type IssuerConfig, type ResolvedConfig, resolveConfig } from './config/
 import { type CustomClaims, createCustomClaims } from './customize/claims.js';
 import { type ClaimsRunner, createClaimsRunner } from './customize/runner.js';
 import { loadNonceSecret } from './dpop.js';
+import { mountConsole } from './console/routes.js';
 import { ConfigError, ValidationError } from './errors.js';
 import { createFrontHandler } from './front.js';
 import { createFailureLimiter } from './grants/failure-limiter.js';
@@ -342,7 +343,10 @@ async function assemble(
       return openapi;
     },
   });
-  const interactions = createInteractionRoutes({ config, store, log, provider: () => provider, csrfKey });
+  const interactions = mountConsole(
+    { config, log },
+    createInteractionRoutes({ config, store, log, provider: () => provider, csrfKey }),
+  );
 
   const handler = createFrontHandler({
     config,

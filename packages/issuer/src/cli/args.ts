@@ -15,7 +15,7 @@ import { didYouMean } from '../internal/suggest.js';
  * ```
  */
 export const FLAGS: Readonly<
-  Record<string, { readonly setting: string; readonly kind: 'string' | 'integer' }>
+  Record<string, { readonly setting: string; readonly kind: 'string' | 'integer' | 'boolean' }>
 > = Object.freeze({
   '--base-url': { setting: 'baseUrl', kind: 'string' },
   '--port': { setting: 'port', kind: 'integer' },
@@ -24,6 +24,7 @@ export const FLAGS: Readonly<
   '--database': { setting: 'database', kind: 'string' },
   '--database-url': { setting: 'database', kind: 'string' },
   '--log-level': { setting: 'log.level', kind: 'string' },
+  '--console': { setting: 'console.enabled', kind: 'boolean' },
 });
 
 /**
@@ -101,7 +102,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
           throw new ConfigError(name, `is not a known option${didYouMean(name, ALL_OPTIONS)} (see --help)`);
         if (flag.kind === 'integer' && !/^\d+$/.test(value))
           throw new ConfigError(name, 'must be an integer');
-        flags[flag.setting] = flag.kind === 'integer' ? Number(value) : value;
+        if (flag.kind === 'boolean' && value !== 'true' && value !== 'false')
+          throw new ConfigError(name, 'must be true or false');
+        flags[flag.setting] =
+          flag.kind === 'integer' ? Number(value) : flag.kind === 'boolean' ? value === 'true' : value;
         flagNames[flag.setting] = name;
       }
     } else words.push(arg);
@@ -148,6 +152,7 @@ Options:
                           instances on one database (env GATEHOUSE_DATABASE or DATABASE_URL)
       --database-url <u>  The same as --database (for a postgres:// URL)
       --log-level <lvl>   fatal|error|warn|info|debug|trace|silent (env GATEHOUSE_LOG_LEVEL)
+      --console <bool>    Serve the admin console at {base-url}/console, default true (env GATEHOUSE_CONSOLE)
   -h, --help              Show this help.
   -v, --version           Show the version.
 

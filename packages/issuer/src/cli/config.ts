@@ -52,6 +52,7 @@ export const ENVIRONMENT: ReadonlyArray<
   ['GATEHOUSE_ADMIN_CLIENT_ID', 'admin.clientId', 'string'],
   ['GATEHOUSE_ADMIN_CLIENT_SECRET', 'admin.clientSecret', 'string'],
   ['GATEHOUSE_DPOP_REQUIRE_NONCE', 'dpop.requireNonce', 'boolean'],
+  ['GATEHOUSE_CONSOLE', 'console.enabled', 'boolean'],
 ] as const);
 
 /** Settings a config file may contain: every option but those only code can pass. */

@@ -16,6 +16,7 @@ import {
   MAX_SUBJECT_TOKEN_TTL,
   SIGNING_ALGORITHMS,
 } from './defaults.js';
+import { resolveConsoleConfig } from './console.js';
 import { resolveDpopConfig } from './dpop.js';
 import { checkOptionNames, OPTION_TREE } from './keys.js';
 import type { CustomJwtClaimsConfig, IssuerConfig, ResolvedConfig } from './types.js';
@@ -321,5 +322,6 @@ export function resolveConfig(config: IssuerConfig): ResolvedConfig {
     customJwtClaims,
     cookieKeys,
     dpop: resolveDpopConfig(config.dpop),
+    console: resolveConsoleConfig(config.console),
   });
 }
