@@ -30,9 +30,7 @@ const BY_STATUS: Readonly<Record<number, string>> = {
 
 /** Turn an error response into a sentence. */
 export function describeFailure(status: number, body: ErrorBody | undefined): string {
-  const issues = (body?.issues ?? []).map(
-    (issue) => `${issue.path.replace(/^body\./, '')} ${issue.message}`,
-  );
+  const issues = (body?.issues ?? []).map((issue) => `${issue.path.replace(/^body\./, '')} ${issue.message}`);
   const base =
     status === 403 || status === 401
       ? BY_STATUS[status]!
@@ -68,7 +66,8 @@ export async function call<T = unknown>(
   } catch {
     parsed = undefined;
   }
-  if (!response.ok) throw new ApiError(response.status, describeFailure(response.status, parsed as ErrorBody));
+  if (!response.ok)
+    throw new ApiError(response.status, describeFailure(response.status, parsed as ErrorBody));
   return parsed as T;
 }
 

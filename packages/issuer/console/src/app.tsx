@@ -2,6 +2,7 @@
  * The console's frame: a header with the signed-in person and Sign out, a navigation bar (only the
  * areas the person's scopes can read), and the page of the current route (preact-iso).
  */
+import { useEffect } from 'preact/hooks';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { SessionContext, useHref } from './context.js';
 import { ActivityPage } from './pages/activity.js';
@@ -45,8 +46,10 @@ function Nav({ session }: { readonly session: Session }) {
 
 function Home({ session }: { readonly session: Session }) {
   const { route } = useLocation();
-  const first = NAV.find((item) => can(session, item.area));
-  route(`${session.config.basePath}${first?.path ?? '/activity'}`, true);
+  useEffect(() => {
+    const first = NAV.find((item) => can(session, item.area));
+    route(`${session.config.basePath}${first?.path ?? '/activity'}`, true);
+  }, [session, route]);
   return null;
 }
 

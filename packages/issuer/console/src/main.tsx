@@ -3,18 +3,35 @@
  * console to an administrator, a refusal to anyone else, and a Sign in button to a stranger.
  */
 import { isClientError } from '@gatehouse/client';
-import { render } from 'preact';
+import { render, type VNode } from 'preact';
+import { call } from './api.js';
 import { App } from './app.js';
-import { isAdministrator, loadClient, type Session, tokenScopes } from './session.js';
+import { can, isAdministrator, loadClient, type Session, tokenScopes } from './session.js';
 
 const root = document.getElementById('app')!;
 
-function Message(props: { readonly title: string; readonly text: string; readonly action: string; readonly onClick: () => void; readonly state: string }) {
+/** Show one screen (the first replaces the static "Loading…"). */
+function show(screen: VNode): void {
+  root.replaceChildren();
+  render(screen, root);
+}
+
+function Message(props: {
+  readonly title: string;
+  readonly text: string;
+  readonly action: string;
+  readonly onClick: () => void;
+  readonly state: string;
+}) {
   return (
     <main class="gate" id="main" data-state={props.state}>
       <h1>{props.title}</h1>
       <p>{props.text}</p>
-      <button type="button" id={props.state === 'signed-out' ? 'sign-in' : 'sign-out'} onClick={props.onClick}>
+      <button
+        type="button"
+        id={props.state === 'signed-out' ? 'sign-in' : 'sign-out'}
+        onClick={props.onClick}
+      >
         {props.action}
       </button>
     </main>
@@ -43,7 +60,7 @@ async function start(): Promise<void> {
   }
   const claims = (await client.isAuthenticated()) ? await client.getIdTokenClaims() : undefined;
   if (claims === undefined) {
-    render(
+    show(
       <Message
         state="signed-out"
         title="Gatehouse console"
@@ -51,7 +68,6 @@ async function start(): Promise<void> {
         action="Sign in"
         onClick={() => void client.signIn()}
       />,
-      root,
     );
     return;
   }
@@ -64,7 +80,7 @@ async function start(): Promise<void> {
   }
   const name = String(claims.preferred_username ?? claims.sub);
   if (!isAdministrator(scopes)) {
-    render(
+    show(
       <Message
         state="refused"
         title="Not an administrator"
@@ -72,22 +88,27 @@ async function start(): Promise<void> {
         action="Sign out"
         onClick={() => void client.signOut()}
       />,
-      root,
     );
     return;
   }
-  const session: Session = { config, client, userId: claims.sub, name, scopes };
-  render(<App session={session} />, root);
+  const base: Session = { config, client, userId: claims.sub, name, scopes };
+  // The ID token names the user by id only; the Management API knows the username.
+  const user = can(base, 'users')
+    ? await call<{ username: string }>(base, 'GET', `/users/${encodeURIComponent(claims.sub)}`).catch(
+        () => undefined,
+      )
+    : undefined;
+  const session: Session = { ...base, name: user?.username ?? name };
+  show(<App session={session} />);
 }
 
 start().catch((err: unknown) => {
-  render(
+  show(
     <main class="gate" id="main" data-state="error">
       <h1>Gatehouse console</h1>
       <p class="error" role="alert">
         The console could not start: {(err as Error)?.message ?? String(err)}
       </p>
     </main>,
-    root,
   );
 });

@@ -129,7 +129,14 @@ export function SecretDialog(props: {
     <Dialog title={props.title} onClose={props.onClose} id="secret">
       <p>Copy it now: it is shown only once, and only its digest is stored.</p>
       <label for="secret-value">{props.label}</label>
-      <input id="secret-value" class="secret" readOnly value={props.value} autocomplete="off" spellcheck={false} />
+      <input
+        id="secret-value"
+        class="secret"
+        readOnly
+        value={props.value}
+        autocomplete="off"
+        spellcheck={false}
+      />
       <div class="actions">
         <button
           type="button"

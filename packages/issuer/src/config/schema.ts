@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import type { Store } from '../storage/store.js';
+import { resolveConsoleConfig } from './console.js';
 import {
   CUSTOM_CLAIMS_ON_ERROR,
   DEFAULTS,
@@ -16,7 +17,6 @@ import {
   MAX_SUBJECT_TOKEN_TTL,
   SIGNING_ALGORITHMS,
 } from './defaults.js';
-import { resolveConsoleConfig } from './console.js';
 import { resolveDpopConfig } from './dpop.js';
 import { checkOptionNames, OPTION_TREE } from './keys.js';
 import type { CustomJwtClaimsConfig, IssuerConfig, ResolvedConfig } from './types.js';

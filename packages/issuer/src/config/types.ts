@@ -6,8 +6,8 @@
  */
 import type { DestinationStream, Logger } from 'pino';
 import type { Store } from '../storage/store.js';
-import type { CustomClaimsOnError, LogLevel, SigningAlgorithm } from './defaults.js';
 import type { ConsoleConfig, ResolvedConsoleConfig } from './console.js';
+import type { CustomClaimsOnError, LogLevel, SigningAlgorithm } from './defaults.js';
 import type { DpopConfig, ResolvedDpopConfig } from './dpop.js';
 
 /**

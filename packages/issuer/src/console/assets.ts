@@ -51,7 +51,10 @@ function candidates(): string[] {
 export function loadConsoleAssets(publicPath: string, dirs = candidates()): ConsoleAssets | undefined {
   const dir = dirs.find((path) => existsSync(join(path, 'index.html')));
   if (dir === undefined) return undefined;
-  const html = readFileSync(join(dir, 'index.html'), 'utf8').replaceAll('"./assets/', `"${publicPath}assets/`);
+  const html = readFileSync(join(dir, 'index.html'), 'utf8').replaceAll(
+    '"./assets/',
+    `"${publicPath}assets/`,
+  );
   const files = new Map<string, ConsoleAsset>();
   const assetDir = join(dir, 'assets');
   if (existsSync(assetDir)) {

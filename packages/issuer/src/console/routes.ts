@@ -52,7 +52,9 @@ export type PathHandler = (req: IncomingMessage, res: ServerResponse, path: stri
  * consolePageConfig(config).redirectUri; // 'http://localhost:3001/console/callback'
  * ```
  */
-export function consolePageConfig(config: Pick<ResolvedConfig, 'baseUrl' | 'basePath' | 'managementAudience'>) {
+export function consolePageConfig(
+  config: Pick<ResolvedConfig, 'baseUrl' | 'basePath' | 'managementAudience'>,
+) {
   const { redirectUri, home } = consoleUris(config.baseUrl);
   return {
     endpoint: config.baseUrl,

@@ -15,7 +15,11 @@ import { PASSWORD } from '../helpers/fixtures.js';
 import { adminToken, api, startIssuer, type TestIssuer } from '../helpers/issuer.js';
 
 /** Sign `username` in through `clientId` and return its Management API access token. */
-async function consoleToken(t: TestIssuer, username: string, clientId = 'gatehouse-console'): Promise<string> {
+async function consoleToken(
+  t: TestIssuer,
+  username: string,
+  clientId = 'gatehouse-console',
+): Promise<string> {
   const redirectUri = `${t.baseUrl}/console/callback`;
   const resource = `${t.baseUrl}/api`;
   const { verifier, challenge } = pkce();
@@ -73,7 +77,10 @@ describe.each(DRIVERS)('%s', (driver) => {
     const roles = await api(t, await adminToken(t), 'GET', '/roles?pageSize=100');
     const names = roles.body.items.map((role: { name: string; type: string }) => `${role.name}/${role.type}`);
     expect(names).toEqual(
-      expect.arrayContaining([`${CONSOLE_ROLES.administrator.name}/User`, `${CONSOLE_ROLES.viewer.name}/User`]),
+      expect.arrayContaining([
+        `${CONSOLE_ROLES.administrator.name}/User`,
+        `${CONSOLE_ROLES.viewer.name}/User`,
+      ]),
     );
   });
 

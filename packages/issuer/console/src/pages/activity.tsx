@@ -75,42 +75,44 @@ export function ActivityPage() {
     <section aria-labelledby="activity-title">
       <h1 id="activity-title">Impersonation activity</h1>
       <p class="muted">Subject tokens created for impersonation, and every exchange of one, newest first.</p>
-      <form
-        class="filters"
-        role="search"
-        onSubmit={(event) => {
-          const values = formValues(event);
-          const next = new URLSearchParams();
-          for (const name of FILTERS) {
-            const value = name === 'since' || name === 'until' ? toIso(values[name] ?? '') : values[name]?.trim();
-            if (value) next.set(name, value);
-          }
-          route(`${path}${next.size > 0 ? `?${next}` : ''}`);
-        }}
-      >
-        <div>
-          <label for="filter-user">User (subject) id</label>
-          <input id="filter-user" name="userId" defaultValue={query.userId ?? ''} autocomplete="off" />
-        </div>
-        <div>
-          <label for="filter-actor">Actor id</label>
-          <input id="filter-actor" name="actorId" defaultValue={query.actorId ?? ''} autocomplete="off" />
-        </div>
-        <div>
-          <label for="filter-since">From</label>
-          <input id="filter-since" name="since" type="datetime-local" defaultValue={toLocal(query.since)} />
-        </div>
-        <div>
-          <label for="filter-until">To</label>
-          <input id="filter-until" name="until" type="datetime-local" defaultValue={toLocal(query.until)} />
-        </div>
-        <div class="filter-actions">
-          <button type="submit">Filter</button>
-          <a class="button secondary" href={path}>
-            Clear
-          </a>
-        </div>
-      </form>
+      <search>
+        <form
+          class="filters"
+          onSubmit={(event) => {
+            const values = formValues(event);
+            const next = new URLSearchParams();
+            for (const name of FILTERS) {
+              const value =
+                name === 'since' || name === 'until' ? toIso(values[name] ?? '') : values[name]?.trim();
+              if (value) next.set(name, value);
+            }
+            route(`${path}${next.size > 0 ? `?${next}` : ''}`);
+          }}
+        >
+          <div>
+            <label for="filter-user">User (subject) id</label>
+            <input id="filter-user" name="userId" defaultValue={query.userId ?? ''} autocomplete="off" />
+          </div>
+          <div>
+            <label for="filter-actor">Actor id</label>
+            <input id="filter-actor" name="actorId" defaultValue={query.actorId ?? ''} autocomplete="off" />
+          </div>
+          <div>
+            <label for="filter-since">From</label>
+            <input id="filter-since" name="since" type="datetime-local" defaultValue={toLocal(query.since)} />
+          </div>
+          <div>
+            <label for="filter-until">To</label>
+            <input id="filter-until" name="until" type="datetime-local" defaultValue={toLocal(query.until)} />
+          </div>
+          <div class="filter-actions">
+            <button type="submit">Filter</button>
+            <a class="button secondary" href={path}>
+              Clear
+            </a>
+          </div>
+        </form>
+      </search>
       {data === undefined ? (
         <Loading error={error} />
       ) : events.length === 0 ? (

@@ -45,7 +45,10 @@ const TYPES: Readonly<Record<Application['type'], string>> = {
 
 const interactive = (type: string) => type !== 'MachineToMachine';
 
-function CreateApplication(props: { readonly onClose: () => void; readonly onCreated: (app: Application, secret?: string) => void }) {
+function CreateApplication(props: {
+  readonly onClose: () => void;
+  readonly onCreated: (app: Application, secret?: string) => void;
+}) {
   const session = useSession();
   const action = useAction();
   const [type, setType] = useState<Application['type']>('SPA');
@@ -73,7 +76,14 @@ function CreateApplication(props: { readonly onClose: () => void; readonly onCre
         <label for="app-name">Name</label>
         <input id="app-name" name="name" required autocomplete="off" />
         <label for="app-type">Type</label>
-        <select id="app-type" name="type" value={type} onChange={(event) => setType((event.currentTarget as HTMLSelectElement).value as Application['type'])}>
+        <select
+          id="app-type"
+          name="type"
+          value={type}
+          onChange={(event) =>
+            setType((event.currentTarget as HTMLSelectElement).value as Application['type'])
+          }
+        >
           {Object.entries(TYPES).map(([value, label]) => (
             <option key={value} value={value}>
               {label}
@@ -210,7 +220,13 @@ function Settings({ app, onSaved }: { readonly app: Application; readonly onSave
         {interactive(app.type) ? (
           <>
             <label for="edit-redirects">Redirect URIs, one per line</label>
-            <textarea id="edit-redirects" name="redirectUris" rows={3} defaultValue={app.redirectUris.join('\n')} spellcheck={false} />
+            <textarea
+              id="edit-redirects"
+              name="redirectUris"
+              rows={3}
+              defaultValue={app.redirectUris.join('\n')}
+              spellcheck={false}
+            />
             <label for="edit-logout">Post-logout redirect URIs, one per line</label>
             <textarea
               id="edit-logout"
@@ -222,11 +238,21 @@ function Settings({ app, onSaved }: { readonly app: Application; readonly onSave
           </>
         ) : null}
         <div class="check">
-          <input id="edit-exchange" name="tokenExchangeEnabled" type="checkbox" defaultChecked={app.tokenExchangeEnabled} />
+          <input
+            id="edit-exchange"
+            name="tokenExchangeEnabled"
+            type="checkbox"
+            defaultChecked={app.tokenExchangeEnabled}
+          />
           <label for="edit-exchange">May use token exchange (impersonation)</label>
         </div>
         <div class="check">
-          <input id="edit-dpop" name="dpopBoundAccessTokens" type="checkbox" defaultChecked={app.dpopBoundAccessTokens} />
+          <input
+            id="edit-dpop"
+            name="dpopBoundAccessTokens"
+            type="checkbox"
+            defaultChecked={app.dpopBoundAccessTokens}
+          />
           <label for="edit-dpop">Require DPoP-bound tokens</label>
         </div>
       </fieldset>
@@ -249,7 +275,11 @@ function Settings({ app, onSaved }: { readonly app: Application; readonly onSave
 export function ApplicationPage({ id }: { readonly id: string }) {
   const session = useSession();
   const href = useHref();
-  const { data: app, error, reload } = useApi<Application>(session, `/applications/${encodeURIComponent(id)}`);
+  const {
+    data: app,
+    error,
+    reload,
+  } = useApi<Application>(session, `/applications/${encodeURIComponent(id)}`);
   const [rotating, setRotating] = useState(false);
   const [secret, setSecret] = useState<string | undefined>(undefined);
   if (app === undefined) return <Loading error={error} />;
@@ -285,7 +315,11 @@ export function ApplicationPage({ id }: { readonly id: string }) {
         </div>
       ) : null}
       {app.type === 'MachineToMachine' ? (
-        <RoleAssignments holder={`/applications/${encodeURIComponent(app.id)}`} type="MachineToMachine" area="applications" />
+        <RoleAssignments
+          holder={`/applications/${encodeURIComponent(app.id)}`}
+          type="MachineToMachine"
+          area="applications"
+        />
       ) : null}
       {rotating ? (
         <ConfirmDialog
@@ -293,7 +327,11 @@ export function ApplicationPage({ id }: { readonly id: string }) {
           confirm="Rotate secret"
           onClose={() => setRotating(false)}
           onConfirm={async () => {
-            const result = await call<{ clientSecret: string }>(session, 'POST', `/applications/${encodeURIComponent(app.id)}/secret`);
+            const result = await call<{ clientSecret: string }>(
+              session,
+              'POST',
+              `/applications/${encodeURIComponent(app.id)}/secret`,
+            );
             setSecret(result.clientSecret);
             reload();
           }}
@@ -302,7 +340,12 @@ export function ApplicationPage({ id }: { readonly id: string }) {
         </ConfirmDialog>
       ) : null}
       {secret !== undefined ? (
-        <SecretDialog title="New client secret" label="Client secret" value={secret} onClose={() => setSecret(undefined)} />
+        <SecretDialog
+          title="New client secret"
+          label="Client secret"
+          value={secret}
+          onClose={() => setSecret(undefined)}
+        />
       ) : null}
     </section>
   );

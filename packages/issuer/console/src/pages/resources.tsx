@@ -42,8 +42,17 @@ function CreateResource(props: { readonly onClose: () => void; readonly onCreate
       >
         <label for="resource-name">Name</label>
         <input id="resource-name" name="name" required autocomplete="off" />
-        <label for="resource-indicator">Identifier (the tokens' audience), e.g. https://orders.example.com</label>
-        <input id="resource-indicator" name="indicator" type="url" required autocomplete="off" spellcheck={false} />
+        <label for="resource-indicator">
+          Identifier (the tokens' audience), e.g. https://orders.example.com
+        </label>
+        <input
+          id="resource-indicator"
+          name="indicator"
+          type="url"
+          required
+          autocomplete="off"
+          spellcheck={false}
+        />
         <label for="resource-ttl">Access token lifetime in seconds (optional)</label>
         <input id="resource-ttl" name="ttl" type="number" min={60} max={86400} />
         <ErrorText error={action.error} />
@@ -147,7 +156,11 @@ export function ResourcePage({ id }: { readonly id: string }) {
             <tr>
               <th scope="col">Scope</th>
               <th scope="col">Description</th>
-              {write ? <th scope="col"><span class="visually-hidden">Actions</span></th> : null}
+              {write ? (
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              ) : null}
             </tr>
           </thead>
           <tbody>
@@ -176,7 +189,11 @@ export function ResourcePage({ id }: { readonly id: string }) {
           onSubmit={async (event) => {
             const form = event.currentTarget as HTMLFormElement;
             const { name, description } = formValues(event);
-            if (await action.run(() => call(session, 'POST', `${path}/scopes`, { name, description: description ?? '' }))) {
+            if (
+              await action.run(() =>
+                call(session, 'POST', `${path}/scopes`, { name, description: description ?? '' }),
+              )
+            ) {
               form.reset();
               scopes.reload();
             }

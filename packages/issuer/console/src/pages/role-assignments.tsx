@@ -28,7 +28,9 @@ export function RoleAssignments(props: {
   const [choice, setChoice] = useState('');
   const action = useAction();
   const assigned = new Set((data?.items ?? []).map((role) => role.id));
-  const candidates = (all.data?.items ?? []).filter((role) => role.type === props.type && !assigned.has(role.id));
+  const candidates = (all.data?.items ?? []).filter(
+    (role) => role.type === props.type && !assigned.has(role.id),
+  );
   return (
     <section aria-labelledby="roles-title">
       <h2 id="roles-title">Roles</h2>
@@ -74,7 +76,11 @@ export function RoleAssignments(props: {
           }}
         >
           <label for="add-role">Add a role</label>
-          <select id="add-role" value={choice} onChange={(event) => setChoice((event.currentTarget as HTMLSelectElement).value)}>
+          <select
+            id="add-role"
+            value={choice}
+            onChange={(event) => setChoice((event.currentTarget as HTMLSelectElement).value)}
+          >
             <option value="">Choose a role…</option>
             {candidates.map((role) => (
               <option key={role.id} value={role.id}>

@@ -15,7 +15,11 @@ function CreateRole(props: { readonly onClose: () => void; readonly onCreated: (
       <form
         onSubmit={async (event) => {
           const { name, description, type } = formValues(event);
-          if (await action.run(() => call(session, 'POST', '/roles', { name, description: description ?? '', type })))
+          if (
+            await action.run(() =>
+              call(session, 'POST', '/roles', { name, description: description ?? '', type }),
+            )
+          )
             props.onCreated();
         }}
       >
@@ -107,10 +111,17 @@ function useAllScopes(enabled: boolean) {
     setLoadedFor(resources.data);
     Promise.all(
       resources.data.items.map(async (resource) => {
-        const list = await call<{ items: Scope[] }>(session, 'GET', `/resources/${encodeURIComponent(resource.id)}/scopes`);
+        const list = await call<{ items: Scope[] }>(
+          session,
+          'GET',
+          `/resources/${encodeURIComponent(resource.id)}/scopes`,
+        );
         return list.items.map((scope) => ({ ...scope, indicator: resource.indicator }));
       }),
-    ).then((all) => setScopes(all.flat()), () => setScopes([]));
+    ).then(
+      (all) => setScopes(all.flat()),
+      () => setScopes([]),
+    );
   }
   return scopes;
 }
@@ -180,7 +191,11 @@ export function RolePage({ id }: { readonly id: string }) {
           }}
         >
           <label for="add-scope">Add a scope</label>
-          <select id="add-scope" value={choice} onChange={(event) => setChoice((event.currentTarget as HTMLSelectElement).value)}>
+          <select
+            id="add-scope"
+            value={choice}
+            onChange={(event) => setChoice((event.currentTarget as HTMLSelectElement).value)}
+          >
             <option value="">Choose a scope…</option>
             {all
               .filter((scope) => !held.has(scope.id))

@@ -37,7 +37,13 @@ interface Pat {
   readonly lastUsedAt: string | null;
 }
 
-function CreateUser({ onClose, onCreated }: { readonly onClose: () => void; readonly onCreated: (user: User) => void }) {
+function CreateUser({
+  onClose,
+  onCreated,
+}: {
+  readonly onClose: () => void;
+  readonly onCreated: (user: User) => void;
+}) {
   const session = useSession();
   const action = useAction();
   return (
@@ -101,7 +107,7 @@ export function UsersPage() {
           </button>
         ) : null}
       </div>
-      <div role="search">
+      <search>
         <label for="user-search">Search by username, email or id</label>
         <input
           id="user-search"
@@ -109,7 +115,7 @@ export function UsersPage() {
           value={search}
           onInput={(event) => setSearch((event.currentTarget as HTMLInputElement).value)}
         />
-      </div>
+      </search>
       {data === undefined ? (
         <Loading error={error} />
       ) : (
@@ -138,7 +144,9 @@ export function UsersPage() {
         </table>
       )}
       {data !== undefined && data.total !== undefined && data.total > data.items.length ? (
-        <p class="muted">Showing the first {data.items.length} of {data.total} users.</p>
+        <p class="muted">
+          Showing the first {data.items.length} of {data.total} users.
+        </p>
       ) : null}
       {creating ? (
         <CreateUser
@@ -161,12 +169,22 @@ function ResetPassword({ user, onClose }: { readonly user: User; readonly onClos
       <form
         onSubmit={async (event) => {
           const { password } = formValues(event);
-          if (await action.run(() => call(session, 'PUT', `/users/${encodeURIComponent(user.id)}/password`, { password })))
+          if (
+            await action.run(() =>
+              call(session, 'PUT', `/users/${encodeURIComponent(user.id)}/password`, { password }),
+            )
+          )
             onClose();
         }}
       >
         <label for="reset-password-value">New password</label>
-        <input id="reset-password-value" name="password" type="password" required autocomplete="new-password" />
+        <input
+          id="reset-password-value"
+          name="password"
+          type="password"
+          required
+          autocomplete="new-password"
+        />
         <ErrorText error={action.error} />
         <div class="actions">
           <button type="button" class="secondary" onClick={onClose}>
@@ -181,7 +199,15 @@ function ResetPassword({ user, onClose }: { readonly user: User; readonly onClos
   );
 }
 
-function CreatePat({ user, onClose, onCreated }: { readonly user: User; readonly onClose: () => void; readonly onCreated: (value: string) => void }) {
+function CreatePat({
+  user,
+  onClose,
+  onCreated,
+}: {
+  readonly user: User;
+  readonly onClose: () => void;
+  readonly onCreated: (value: string) => void;
+}) {
   const session = useSession();
   const action = useAction();
   return (
@@ -257,7 +283,11 @@ function Pats({ user }: { readonly user: User }) {
               <th scope="col">Scopes</th>
               <th scope="col">Expires</th>
               <th scope="col">Last used</th>
-              {write ? <th scope="col"><span class="visually-hidden">Actions</span></th> : null}
+              {write ? (
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              ) : null}
             </tr>
           </thead>
           <tbody>
@@ -353,7 +383,9 @@ export function UserPage({ id }: { readonly id: string }) {
       <p>
         <a href={`${href('/activity')}?userId=${encodeURIComponent(user.id)}`}>Impersonations of this user</a>
         {' · '}
-        <a href={`${href('/activity')}?actorId=${encodeURIComponent(user.id)}`}>Impersonations by this user</a>
+        <a href={`${href('/activity')}?actorId=${encodeURIComponent(user.id)}`}>
+          Impersonations by this user
+        </a>
       </p>
       {write ? (
         <div class="actions left">
@@ -373,7 +405,12 @@ export function UserPage({ id }: { readonly id: string }) {
           >
             {user.suspended ? 'Enable user' : 'Disable user'}
           </button>
-          <button type="button" class="secondary" id="reset-password-button" onClick={() => setResetting(true)}>
+          <button
+            type="button"
+            class="secondary"
+            id="reset-password-button"
+            onClick={() => setResetting(true)}
+          >
             Reset password
           </button>
         </div>
