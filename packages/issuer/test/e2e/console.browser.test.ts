@@ -431,6 +431,9 @@ describe('the admin console in Chromium', { timeout: 120_000 }, () => {
       expect(await refused!.getAttribute('data-type')).toBe('token_exchange.failed');
       expect(await exchanged!.getAttribute('data-type')).toBe('token_exchange.succeeded');
       expect(await created!.getAttribute('data-type')).toBe('subject_token.created');
+      // People and applications by name, with their ids.
+      await exchanged!.getByRole('link', { name: 'sam', exact: true }).waitFor();
+      await exchanged!.getByText('Support backend').waitFor();
       const text = (await exchanged!.textContent())!;
       for (const expected of [
         ids.sam,
@@ -463,7 +466,7 @@ describe('the admin console in Chromium', { timeout: 120_000 }, () => {
       await expect.poll(() => timeline.count()).toBe(3);
 
       // Each entry links to the users involved.
-      await exchanged!.getByRole('link', { name: ids.dana }).click();
+      await exchanged!.getByRole('link', { name: 'dana', exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'dana' }).waitFor();
       await exchanged!.page().getByRole('link', { name: 'Impersonations by this user' }).waitFor();
       expect(errors).toEqual([]);

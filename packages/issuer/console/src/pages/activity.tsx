@@ -4,9 +4,11 @@
  * the outcome, and the integrator's context (ticket, reason). Filters (user, actor, from, to) live in
  * the address, so a filtered view can be linked to.
  */
+import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import type { Page } from '../api.js';
+import { call, type Page } from '../api.js';
 import { useHref, useSession } from '../context.js';
+import { can } from '../session.js';
 import { formValues, Loading, useApi, when } from '../ui.js';
 
 interface AuditEvent {
@@ -36,10 +38,58 @@ const toLocal = (iso: string | undefined) => {
   return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 };
 
-function UserLink({ id }: { readonly id: string | null }) {
+/**
+ * Usernames and application names of the ids on the page, read once each (when the session may read
+ * them); an id that cannot be read stays an id.
+ */
+function useNames(events: readonly AuditEvent[] | undefined): ReadonlyMap<string, string> {
+  const session = useSession();
+  const [names, setNames] = useState<ReadonlyMap<string, string>>(new Map());
+  const wanted = new Set<string>();
+  for (const event of events ?? []) {
+    if (can(session, 'users'))
+      for (const id of [event.userId, event.actorId]) if (id) wanted.add(`users/${id}`);
+    if (can(session, 'applications') && event.applicationId)
+      wanted.add(`applications/${event.applicationId}`);
+  }
+  const key = [...wanted].sort().join(' ');
+  useEffect(() => {
+    let live = true;
+    Promise.all(
+      [...wanted].map(async (path) => {
+        const [kind, id] = path.split('/') as [string, string];
+        const found = await call<{ username?: string; name?: string }>(
+          session,
+          'GET',
+          `/${kind}/${encodeURIComponent(id)}`,
+        ).catch(() => undefined);
+        return [id, found?.username ?? found?.name] as const;
+      }),
+    ).then((pairs) => {
+      if (live) setNames(new Map(pairs.filter((pair): pair is [string, string] => pair[1] !== undefined)));
+    });
+    return () => {
+      live = false;
+    };
+  }, [session, key]);
+  return names;
+}
+
+function UserLink({
+  id,
+  names,
+}: {
+  readonly id: string | null;
+  readonly names: ReadonlyMap<string, string>;
+}) {
   const href = useHref();
   if (id === null) return <span class="muted">—</span>;
-  return <a href={href(`/users/${encodeURIComponent(id)}`)}>{id}</a>;
+  return (
+    <>
+      <a href={href(`/users/${encodeURIComponent(id)}`)}>{names.get(id) ?? id}</a>
+      {names.has(id) ? <span class="id">{id}</span> : null}
+    </>
+  );
 }
 
 function Context({ context }: { readonly context: unknown }) {
@@ -70,6 +120,7 @@ export function ActivityPage() {
     if (event.type === 'subject_token.created')
       contexts.set(String(event.details.subjectTokenId), event.details.context);
   const events = (data?.items ?? []).filter((event) => event.type in KINDS);
+  const names = useNames(data?.items);
 
   return (
     <section aria-labelledby="activity-title">
@@ -143,18 +194,29 @@ export function ActivityPage() {
                   <div>
                     <dt>Actor</dt>
                     <dd>
-                      <UserLink id={event.actorId} />
+                      <UserLink id={event.actorId} names={names} />
                     </dd>
                   </div>
                   <div>
                     <dt>As user</dt>
                     <dd>
-                      <UserLink id={event.userId} />
+                      <UserLink id={event.userId} names={names} />
                     </dd>
                   </div>
                   <div>
                     <dt>Application</dt>
-                    <dd>{event.applicationId ?? '—'}</dd>
+                    <dd>
+                      {event.applicationId === null ? (
+                        '—'
+                      ) : (
+                        <>
+                          {names.get(event.applicationId) ?? event.applicationId}
+                          {names.has(event.applicationId) ? (
+                            <span class="id">{event.applicationId}</span>
+                          ) : null}
+                        </>
+                      )}
+                    </dd>
                   </div>
                   <div>
                     <dt>API</dt>
