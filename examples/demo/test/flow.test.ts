@@ -129,6 +129,8 @@ describe('the demo flow', () => {
     expect(printed).toContain('act.sub');
     expect(printed).toContain(`sam / ${PEOPLE.engineer.password}`);
     expect(printed).toContain(`${world.urls.console}/`);
+    expect(printed).toContain(`${world.urls.issuer}/console/`);
+    expect(printed).toContain(`admin / ${PEOPLE.administrator.password}`);
     expect(credentials.values.size).toBeGreaterThan(5); // the recorder really saw the flow's credentials
     const logs = [printed, issuerLog, JSON.stringify(world.lines)].join('\n');
     for (const value of credentials.values) {
