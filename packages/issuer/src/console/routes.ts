@@ -78,10 +78,12 @@ export function consolePageConfig(
 export function mountConsole(
   deps: { readonly config: ResolvedConfig; readonly log: Logger },
   next: PathHandler,
-  assets: ConsoleAssets | undefined = loadConsoleAssets(`${deps.config.basePath}/console/`),
+  /** Reads the built console (tests give their own files). */
+  load: (publicPath: string) => ConsoleAssets | undefined = loadConsoleAssets,
 ): PathHandler {
   const { config, log } = deps;
   if (!config.console.enabled) return next;
+  const assets = load(`${config.basePath}/console/`);
   if (assets === undefined)
     log.warn(
       { event: 'console.not_built' },
