@@ -203,6 +203,15 @@ export function buildSchemas(config: Pick<ResolvedConfig, 'passwords'>) {
     })
     .refine((value) => Object.keys(value).length > 0, 'at least one field is required')
     .register(requests, { id: 'UpdateUser' });
+  const usersQuery = pageQuery.extend({
+    search: z
+      .string()
+      .trim()
+      .min(1)
+      .max(254)
+      .optional()
+      .meta({ description: 'Users whose username or email contains this (any case), or whose id it is' }),
+  });
   const setPassword = z.strictObject({ password }).register(requests, { id: 'SetPassword' });
   const setSuspension = z
     .strictObject({ suspended: z.boolean() })
@@ -453,6 +462,7 @@ export function buildSchemas(config: Pick<ResolvedConfig, 'passwords'>) {
     auditEvent,
     auditQuery,
     auditEventsPage: page(auditEvent, 'AuditEventPage'),
+    usersQuery,
     personalAccessToken,
     personalAccessTokenWithValue,
     createPersonalAccessToken,

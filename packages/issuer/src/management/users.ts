@@ -8,7 +8,6 @@ import { newId } from '../internal/ids.js';
 import { hashPassword } from '../internal/secrets.js';
 import type { RoleRecord, UserRecord } from '../storage/store.js';
 import { defineRoute, found, iso, type ManagementDeps, type RouteDef } from './router.js';
-import { pageQuery } from './schemas.js';
 
 /** API view of a user (never the password hash). */
 export function presentUser(user: UserRecord) {
@@ -71,10 +70,12 @@ export function userRoutes(deps: ManagementDeps): RouteDef[] {
       summary: 'List users',
       tag,
       scopes: read,
-      query: pageQuery,
+      query: schemas.usersQuery,
       success: { status: 200, schema: schemas.usersPage, description: 'A page of users' },
       handler: async ({ query }) => {
-        const page = await store.users.list(query);
+        const { search, ...request } = query;
+        const page =
+          search === undefined ? await store.users.list(request) : await store.users.search(search, request);
         return { status: 200, body: { ...page, items: page.items.map(presentUser) } };
       },
     }),

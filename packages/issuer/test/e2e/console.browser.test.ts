@@ -285,8 +285,12 @@ describe('the admin console in Chromium', { timeout: 120_000 }, () => {
       await page.fill('#new-password', 'dana first password');
       await page.getByRole('button', { name: 'Create user', exact: true }).click();
       await page.getByRole('link', { name: 'dana' }).waitFor();
-      await page.fill('#user-search', 'dan');
-      expect(await page.locator('#users tbody tr').count()).toBe(1);
+      await page.fill('#user-search', 'DAN'); // searched by the Management API, in any case
+      await expect.poll(() => page.locator('#users tbody tr').count()).toBe(1);
+      await page.fill('#user-search', 'nobody-like-this');
+      await expect.poll(() => page.locator('#users tbody tr').count()).toBe(0);
+      await page.fill('#user-search', 'dana@example');
+      await expect.poll(() => page.locator('#users tbody tr').count()).toBe(1);
       await inspect(page, 'users');
       await page.getByRole('link', { name: 'dana' }).click();
       await page.getByRole('heading', { level: 1, name: 'dana' }).waitFor();

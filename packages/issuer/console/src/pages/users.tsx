@@ -2,7 +2,7 @@
  * Users: a searchable list and a create form; one user's page with suspension (disable / enable),
  * password reset, roles, and personal access tokens (a new one is shown once, in a dialog).
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { call, type Page } from '../api.js';
 import { useHref, useSession } from '../context.js';
 import { can } from '../session.js';
@@ -87,16 +87,16 @@ export function UsersPage() {
   const session = useSession();
   const href = useHref();
   const [search, setSearch] = useState('');
+  const [query, setQuery] = useState('');
   const [creating, setCreating] = useState(false);
-  const { data, error, reload } = useApi<Page<User>>(session, '/users?pageSize=100');
-  const needle = search.trim().toLowerCase();
-  const users = (data?.items ?? []).filter(
-    (user) =>
-      needle === '' ||
-      user.username.toLowerCase().includes(needle) ||
-      (user.email ?? '').toLowerCase().includes(needle) ||
-      user.id.toLowerCase().includes(needle),
-  );
+  // The Management API searches (username, email, id); ask once typing pauses.
+  useEffect(() => {
+    const timer = setTimeout(() => setQuery(search.trim()), 250);
+    return () => clearTimeout(timer);
+  }, [search]);
+  const params = new URLSearchParams({ pageSize: '100', ...(query === '' ? {} : { search: query }) });
+  const { data, error, reload } = useApi<Page<User>>(session, `/users?${params}`);
+  const users = data?.items ?? [];
   return (
     <section aria-labelledby="users-title">
       <div class="title-row">
