@@ -107,6 +107,8 @@ export function Dialog(props: {
         event.preventDefault();
         props.onClose();
       }}
+      // The browser may close it by itself (a second Escape): the caller's state follows.
+      onClose={() => props.onClose()}
     >
       <h2 id={titleId}>{props.title}</h2>
       {props.children}

@@ -228,6 +228,11 @@ describe('the admin console in Chromium', { timeout: 120_000 }, () => {
       await signInAs(page, 'root');
       await page.getByRole('heading', { level: 1, name: 'Impersonation activity' }).waitFor();
       expect(await page.textContent('#who')).toBe('root');
+      // Keyboard: the first Tab reaches "Skip to content", which moves focus to the page's content.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.evaluate('document.activeElement.id')).toBe('main');
 
       // An API resource with two scopes.
       await nav(page, 'API resources', 'API resources');
@@ -317,6 +322,20 @@ describe('the admin console in Chromium', { timeout: 120_000 }, () => {
       await page.getByRole('cell', { name: 'CLI testing', exact: true }).waitFor();
       expect(await everything(page)).not.toContain(pat);
       await inspect(page, 'user', true);
+      // A second token, shown once and closed with Escape, then revoked after a confirmation.
+      await page.click('#new-pat-button');
+      await page.fill('#pat-name', 'Short-lived');
+      await page.getByRole('button', { name: 'Create token', exact: true }).click();
+      const second = await page.locator('#secret-value').inputValue();
+      await page.locator('#secret[open]').waitFor();
+      await page.keyboard.press('Escape');
+      await page.locator('#secret').waitFor({ state: 'detached' });
+      expect(await everything(page)).not.toContain(second);
+      await page.getByRole('button', { name: 'Revoke Short-lived', exact: true }).click();
+      await page.getByRole('button', { name: 'Revoke', exact: true }).click();
+      await page.getByRole('cell', { name: 'Short-lived', exact: true }).waitFor({ state: 'detached' });
+      const pats = await api(t, await adminToken(t), 'GET', `/users/${ids.dana}/personal-access-tokens`);
+      expect(pats.body.items.map((item: { name: string }) => item.name)).toEqual(['CLI testing']);
       const roles = await api(t, await adminToken(t), 'GET', `/users/${ids.dana}/roles`);
       expect(roles.body.items.map((role: { name: string }) => role.name)).toEqual(['order-reader']);
 
@@ -353,12 +372,22 @@ describe('the admin console in Chromium', { timeout: 120_000 }, () => {
       await page.getByRole('link', { name: 'Orders SPA' }).click();
       await page.getByRole('heading', { level: 1, name: 'Orders SPA' }).waitFor();
       await page.check('#edit-exchange');
+      await page.check('#edit-dpop');
+      await page.fill('#edit-redirects', 'https://spa.example.com/callback\nhttps://spa.example.com/other');
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await expect.poll(() => page.textContent('#application-settings [role=status]')).toBe('Saved.');
       const spaId = (await page.textContent('#client-id'))!;
-      expect(
-        (await api(t, await adminToken(t), 'GET', `/applications/${spaId}`)).body.tokenExchangeEnabled,
-      ).toBe(true);
+      expect((await api(t, await adminToken(t), 'GET', `/applications/${spaId}`)).body).toMatchObject({
+        tokenExchangeEnabled: true,
+        dpopBoundAccessTokens: true,
+        redirectUris: ['https://spa.example.com/callback', 'https://spa.example.com/other'],
+      });
+      // A bad redirect URI is refused with a sentence naming the field.
+      await page.fill('#edit-redirects', 'not a url');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await expect
+        .poll(() => page.getByRole('alert').textContent())
+        .toMatch(/^Invalid body: redirectUris\.0 /);
 
       // Signing keys: rotate after a confirmation (Cancel first changes nothing).
       await nav(page, 'Signing keys', 'Signing keys');
