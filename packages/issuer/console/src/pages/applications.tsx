@@ -154,11 +154,11 @@ export function ApplicationsPage() {
                 <td>
                   <a href={href(`/applications/${encodeURIComponent(app.id)}`)}>{app.name}</a>
                 </td>
-                <td>{app.type}</td>
-                <td>
+                <td data-label="Type">{app.type}</td>
+                <td data-label="Client id">
                   <code>{app.clientId}</code>
                 </td>
-                <td>{app.tokenExchangeEnabled ? 'On' : 'Off'}</td>
+                <td data-label="Token exchange">{app.tokenExchangeEnabled ? 'On' : 'Off'}</td>
               </tr>
             ))}
           </tbody>

@@ -49,10 +49,12 @@ export function KeysPage() {
                 <td>
                   <code>{key.kid}</code>
                 </td>
-                <td>{key.alg}</td>
-                <td>{key.status === 'active' ? <span class="badge good">Active</span> : 'Retired'}</td>
-                <td>{when(key.createdAt)}</td>
-                <td>{key.expiresAt ? when(key.expiresAt) : '—'}</td>
+                <td data-label="Algorithm">{key.alg}</td>
+                <td data-label="Status">
+                  {key.status === 'active' ? <span class="badge good">Active</span> : 'Retired'}
+                </td>
+                <td data-label="Created">{when(key.createdAt)}</td>
+                <td data-label="Published until">{key.expiresAt ? when(key.expiresAt) : '—'}</td>
               </tr>
             ))}
           </tbody>

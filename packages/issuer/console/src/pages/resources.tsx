@@ -107,7 +107,7 @@ export function ResourcesPage() {
                 <td>
                   <code>{resource.indicator}</code>
                 </td>
-                <td>{resource.accessTokenTtl} s</td>
+                <td data-label="Token lifetime">{resource.accessTokenTtl} s</td>
               </tr>
             ))}
           </tbody>
@@ -169,7 +169,7 @@ export function ResourcePage({ id }: { readonly id: string }) {
                 <td>
                   <code>{scope.name}</code>
                 </td>
-                <td>{scope.description || '—'}</td>
+                <td data-label="Description">{scope.description || '—'}</td>
                 {write ? (
                   <td>
                     <button type="button" class="danger small" onClick={() => setRemoving(scope)}>

@@ -81,8 +81,8 @@ export function RolesPage() {
                   <a href={href(`/roles/${encodeURIComponent(role.id)}`)}>{role.name}</a>
                   {role.system ? <span class="badge"> built-in</span> : null}
                 </td>
-                <td>{role.type === 'User' ? 'Users' : 'Applications'}</td>
-                <td>{role.description || '—'}</td>
+                <td data-label="Held by">{role.type === 'User' ? 'Users' : 'Applications'}</td>
+                <td data-label="Description">{role.description || '—'}</td>
               </tr>
             ))}
           </tbody>

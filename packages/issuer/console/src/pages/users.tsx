@@ -135,9 +135,11 @@ export function UsersPage() {
                 <td>
                   <a href={href(`/users/${encodeURIComponent(user.id)}`)}>{user.username}</a>
                 </td>
-                <td>{user.email ?? '—'}</td>
-                <td>{user.suspended ? <span class="badge bad">Disabled</span> : 'Active'}</td>
-                <td>{when(user.createdAt)}</td>
+                <td data-label="Email">{user.email ?? '—'}</td>
+                <td data-label="Status">
+                  {user.suspended ? <span class="badge bad">Disabled</span> : 'Active'}
+                </td>
+                <td data-label="Created">{when(user.createdAt)}</td>
               </tr>
             ))}
           </tbody>
@@ -294,9 +296,9 @@ function Pats({ user }: { readonly user: User }) {
             {data.items.map((pat) => (
               <tr key={pat.id}>
                 <td>{pat.name}</td>
-                <td>{pat.scopes?.join(' ') ?? 'Any of the user’s'}</td>
-                <td>{pat.expiresAt ? when(pat.expiresAt) : 'Never'}</td>
-                <td>{when(pat.lastUsedAt)}</td>
+                <td data-label="Scopes">{pat.scopes?.join(' ') ?? 'Any of the user’s'}</td>
+                <td data-label="Expires">{pat.expiresAt ? when(pat.expiresAt) : 'Never'}</td>
+                <td data-label="Last used">{when(pat.lastUsedAt)}</td>
                 {write ? (
                   <td>
                     <button type="button" class="danger small" onClick={() => setRevoking(pat)}>
