@@ -2,6 +2,7 @@
  * Management API calls with the signed-in user's access token. A refusal becomes an {@link ApiError}
  * whose message is a sentence (with the field problems the API names), never raw JSON.
  */
+import { describeFailure, type ErrorBody } from './messages.js';
 import type { Session } from './session.js';
 
 /** A failed call, with a message for people. */
@@ -12,30 +13,6 @@ export class ApiError extends Error {
     this.name = 'ApiError';
     this.status = status;
   }
-}
-
-interface ErrorBody {
-  readonly code?: string;
-  readonly message?: string;
-  readonly issues?: readonly { readonly path: string; readonly message: string }[];
-}
-
-const BY_STATUS: Readonly<Record<number, string>> = {
-  401: 'Your session has ended. Sign in again.',
-  403: 'You are not allowed to do this: your roles do not grant the permission it needs.',
-  404: 'It no longer exists.',
-  409: 'That conflicts with something that exists already.',
-  429: 'Too many requests. Wait a moment and try again.',
-};
-
-/** Turn an error response into a sentence. */
-export function describeFailure(status: number, body: ErrorBody | undefined): string {
-  const issues = (body?.issues ?? []).map((issue) => `${issue.path.replace(/^body\./, '')} ${issue.message}`);
-  const base =
-    status === 403 || status === 401
-      ? BY_STATUS[status]!
-      : (body?.message ?? BY_STATUS[status] ?? `The issuer answered ${status}.`);
-  return issues.length > 0 ? `${base}: ${issues.join('; ')}.` : base;
 }
 
 /** Call the Management API; resolves to the JSON body (or `undefined` for 204). */

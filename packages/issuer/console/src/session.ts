@@ -5,6 +5,9 @@
  * What the page shows follows the token's scopes; the API checks them again on every call.
  */
 import { type Client, createClient } from '@gatehouse/client';
+import { MANAGEMENT_SCOPES } from './scopes.js';
+
+export { type Area, can, isAdministrator, MANAGEMENT_SCOPES, tokenScopes } from './scopes.js';
 
 /** What `/console/config.json` holds. */
 export interface PageConfig {
@@ -16,25 +19,6 @@ export interface PageConfig {
   readonly basePath: string;
 }
 
-/** Every Management API scope the console may use; the issuer grants those the user's roles hold. */
-export const MANAGEMENT_SCOPES = [
-  'all',
-  'users:read',
-  'users:write',
-  'applications:read',
-  'applications:write',
-  'resources:read',
-  'resources:write',
-  'roles:read',
-  'roles:write',
-  'keys:read',
-  'keys:write',
-  'audit:read',
-] as const;
-
-/** Areas of the console; each has a `:read` and a `:write` scope. */
-export type Area = 'users' | 'applications' | 'resources' | 'roles' | 'keys' | 'audit';
-
 /** A signed-in administrator. */
 export interface Session {
   readonly config: PageConfig;
@@ -42,26 +26,6 @@ export interface Session {
   readonly userId: string;
   readonly name: string;
   readonly scopes: ReadonlySet<string>;
-}
-
-/** Whether the session may read (`write` false) or change an area. */
-export function can(session: Session, area: Area, write = false): boolean {
-  const { scopes } = session;
-  if (scopes.has('all') || scopes.has(`${area}:write`)) return true;
-  return !write && scopes.has(`${area}:read`);
-}
-
-/** Whether the session may use the console at all (any Management API scope). */
-export function isAdministrator(scopes: ReadonlySet<string>): boolean {
-  return MANAGEMENT_SCOPES.some((scope) => scopes.has(scope));
-}
-
-/** The scopes of a JWT access token (read, not verified: the API verifies it). */
-export function tokenScopes(token: string): Set<string> {
-  const payload = token.split('.')[1] ?? '';
-  const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
-  const scope = (JSON.parse(json) as { scope?: unknown }).scope;
-  return new Set(typeof scope === 'string' ? scope.split(' ').filter(Boolean) : []);
 }
 
 /** Load the page configuration and build the client. */

@@ -175,6 +175,10 @@ async function everything(page: Page): Promise<string> {
 }
 
 describe('the admin console in Chromium', { timeout: 120_000 }, () => {
+  it('the start banner prints where the console is', () => {
+    expect(instance.stderr()).toContain(`  Admin console:   ${t.baseUrl}/console/\n`);
+  });
+
   it('serves the page with a strict CSP and no caching, and hashed assets for a year', async () => {
     const page = await fetch(`${t.baseUrl}/console/users`);
     expect(page.status).toBe(200);
