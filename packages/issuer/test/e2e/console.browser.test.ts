@@ -38,6 +38,8 @@ let browser: Browser;
 /** The helpers' view of the CLI-started issuer: its URL and administrator credentials. */
 let t: TestIssuer;
 const ids: Record<string, string> = {};
+/** Everything any page wrote to the browser's console. */
+const printed: string[] = [];
 
 beforeAll(async () => {
   ensureBuilt();
@@ -110,6 +112,7 @@ async function newPage(): Promise<{ context: BrowserContext; page: Page; errors:
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
   page.on('console', (message) => {
+    printed.push(message.text());
     if (message.type() === 'error' && message.location().url.startsWith(`${t.baseUrl}/console`))
       errors.push(message.text());
   });
@@ -406,6 +409,7 @@ describe('the admin console in Chromium', { timeout: 120_000 }, () => {
       expect(await page.locator('#keys tr[data-status="active"]').count()).toBe(1);
       await inspect(page, 'keys');
       expect(errors).toEqual([]);
+      for (const value of [pat, second, secret]) expect(printed.join('\n')).not.toContain(value);
     } finally {
       await context.close();
     }
@@ -506,6 +510,19 @@ describe('the admin console in Chromium', { timeout: 120_000 }, () => {
       await exchanged!.getByRole('link', { name: 'dana', exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'dana' }).waitFor();
       await exchanged!.page().getByRole('link', { name: 'Impersonations by this user' }).waitFor();
+
+      // More than a page of events: the newest 100 first, then the older ones.
+      for (let i = 0; i < 98; i++)
+        expect((await api(t, admin, 'POST', '/subject-tokens', { userId: ids.carol })).status).toBe(201);
+      await nav(page, 'Impersonation activity', 'Impersonation activity');
+      await expect.poll(() => timeline.count()).toBe(100);
+      expect(await page.getByRole('navigation', { name: 'Pages' }).textContent()).toContain('Page 1 of 2');
+      await page.getByRole('link', { name: 'Older →' }).click();
+      await expect.poll(() => timeline.count()).toBe(1);
+      expect(await timeline.first().getAttribute('data-type')).toBe('subject_token.created');
+      expect(await timeline.first().textContent()).toContain('SUP-1234');
+      await page.getByRole('link', { name: '← Newer' }).click();
+      await expect.poll(() => timeline.count()).toBe(100);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

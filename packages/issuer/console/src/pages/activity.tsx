@@ -29,6 +29,8 @@ const KINDS: Readonly<Record<string, string>> = {
 };
 
 const FILTERS = ['userId', 'actorId', 'since', 'until'] as const;
+/** Events per page (the API's largest page). */
+const PAGE_SIZE = 100;
 
 /** `datetime-local` value (local time) → ISO 8601 with offset, as the API wants. */
 const toIso = (local: string) => (local === '' ? '' : new Date(local).toISOString());
@@ -111,8 +113,16 @@ function Context({ context }: { readonly context: unknown }) {
 export function ActivityPage() {
   const session = useSession();
   const { query, path, route } = useLocation();
-  const params = new URLSearchParams({ pageSize: '100' });
+  const page = Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1);
+  const params = new URLSearchParams({ pageSize: String(PAGE_SIZE), page: String(page) });
   for (const name of FILTERS) if (query[name]) params.set(name, query[name]!);
+  /** This view's address on another page. */
+  const pageHref = (to: number) => {
+    const next = new URLSearchParams();
+    for (const name of FILTERS) if (query[name]) next.set(name, query[name]!);
+    if (to > 1) next.set('page', String(to));
+    return `${path}${next.size > 0 ? `?${next}` : ''}`;
+  };
   const { data, error } = useApi<Page<AuditEvent>>(session, `/audit-events?${params}`);
   // The context is recorded when the subject token is created; exchanges name the token by id.
   const contexts = new Map<string, unknown>();
@@ -168,7 +178,7 @@ export function ActivityPage() {
         <Loading error={error} />
       ) : events.length === 0 ? (
         <p class="muted" role="status">
-          No impersonation activity {params.size > 1 ? 'matches these filters' : 'yet'}.
+          No impersonation activity {params.size > 2 ? 'matches these filters' : 'yet'}.
         </p>
       ) : (
         <ol class="timeline" id="timeline">
@@ -240,6 +250,15 @@ export function ActivityPage() {
           })}
         </ol>
       )}
+      {data !== undefined && (page > 1 || (data.total ?? 0) > page * PAGE_SIZE) ? (
+        <nav aria-label="Pages" class="pager">
+          {page > 1 ? <a href={pageHref(page - 1)}>← Newer</a> : null}
+          <span class="muted">
+            Page {page} of {Math.max(1, Math.ceil((data.total ?? 0) / PAGE_SIZE))}
+          </span>
+          {(data.total ?? 0) > page * PAGE_SIZE ? <a href={pageHref(page + 1)}>Older →</a> : null}
+        </nav>
+      ) : null}
     </section>
   );
 }
