@@ -5,8 +5,9 @@
  * Every request except `GET /api/openapi.json` needs `Authorization: Bearer <token>` verified by
  * `@gatehouse/core` (issuer `{baseUrl}/oidc`, audience `{baseUrl}/api`, RFC 9068 strict profile). A
  * token carrying `act` is refused (403); it must be a machine-to-machine token (`sub` = `client_id` of
- * an M2M application) or a signed-in console user's token (see `console/access.ts`), else 403; and it must hold `all` or one of the route's scopes (else 403
- * `insufficient_scope`). Authentication happens before the body is read.
+ * an M2M application) or a signed-in admin console user's token (see `console/access.ts`), else 403;
+ * and it must hold `all` or one of the route's scopes (else 403 `insufficient_scope`). Authentication
+ * happens before the body is read.
  *
  * @module
  */
