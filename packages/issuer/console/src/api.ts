@@ -2,6 +2,7 @@
  * Management API calls with the signed-in user's access token. A refusal becomes an {@link ApiError}
  * whose message is a sentence (with the field problems the API names), never raw JSON.
  */
+import { isClientError } from '@gatehouse/client';
 import { describeFailure, type ErrorBody } from './messages.js';
 import type { Session } from './session.js';
 
@@ -34,6 +35,9 @@ export async function call<T = unknown>(
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
+    // No token to be had (the sign-in ended or was revoked) is not a network problem.
+    if (isClientError(err) && (err.reason === 'not_signed_in' || err.error === 'invalid_grant'))
+      throw new ApiError(401, describeFailure(401, undefined));
     throw new ApiError(0, `The issuer could not be reached (${(err as Error).message}).`);
   }
   const text = await response.text();

@@ -2,7 +2,7 @@
  * The console's frame: a header with the signed-in person and Sign out, a navigation bar (only the
  * areas the person's scopes can read), and the page of the current route (preact-iso).
  */
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { SessionContext, useHref } from './context.js';
 import { ActivityPage } from './pages/activity.js';
@@ -21,6 +21,21 @@ const NAV: readonly { path: string; label: string; area: Area }[] = [
   { path: '/roles', label: 'Roles', area: 'roles' },
   { path: '/keys', label: 'Signing keys', area: 'keys' },
 ];
+
+/**
+ * After moving to another page, put focus on its content, as a page load would — not on the first page,
+ * nor after the redirect from the console's root to its first page.
+ */
+function FocusOnNavigation({ home }: { readonly home: string }) {
+  const { path } = useLocation();
+  const previous = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    const from = previous.current;
+    previous.current = path;
+    if (from !== undefined && from !== home) document.getElementById('main')?.focus();
+  }, [path, home]);
+  return null;
+}
 
 function Nav({ session }: { readonly session: Session }) {
   const href = useHref();
@@ -89,6 +104,7 @@ export function App({ session }: { readonly session: Session }) {
             </button>
           </div>
         </header>
+        <FocusOnNavigation home={`${base}/`} />
         <Nav session={session} />
         <main id="main" tabIndex={-1}>
           <Router>

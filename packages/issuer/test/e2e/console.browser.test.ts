@@ -241,8 +241,9 @@ describe('the admin console in Chromium', { timeout: 120_000 }, () => {
       await page.keyboard.press('Enter');
       await expect.poll(() => page.evaluate('document.activeElement.id')).toBe('main');
 
-      // An API resource with two scopes.
+      // An API resource with two scopes. (Moving to another page puts focus on its content.)
       await nav(page, 'API resources', 'API resources');
+      await expect.poll(() => page.evaluate('document.activeElement.id')).toBe('main');
       await page.click('#new-resource-button');
       await page.fill('#resource-name', 'Orders API');
       await page.fill('#resource-indicator', ORDERS);
