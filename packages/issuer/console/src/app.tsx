@@ -32,7 +32,7 @@ function FocusOnNavigation({ home }: { readonly home: string }) {
   useEffect(() => {
     const from = previous.current;
     previous.current = path;
-    if (from !== undefined && from !== home) document.getElementById('main')?.focus();
+    if (from !== undefined && from.replace(/\/+$/, '') !== home) document.getElementById('main')?.focus();
   }, [path, home]);
   return null;
 }
@@ -104,7 +104,7 @@ export function App({ session }: { readonly session: Session }) {
             </button>
           </div>
         </header>
-        <FocusOnNavigation home={`${base}/`} />
+        <FocusOnNavigation home={base} />
         <Nav session={session} />
         <main id="main" tabIndex={-1}>
           <Router>
