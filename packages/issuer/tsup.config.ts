@@ -3,7 +3,12 @@ import { library } from '../../tsup.preset.js';
 
 // `node:` specifiers stay as written (node:sqlite has no bare name).
 export default defineConfig([
-  library({ entry: { index: 'src/index.ts' }, removeNodeProtocol: false }),
+  library({
+    entry: { index: 'src/index.ts' },
+    removeNodeProtocol: false,
+    // import.meta.url (where the built console is, see src/console/assets.ts) in the CommonJS build.
+    shims: true,
+  }),
   // The gatehouse-issuer binary: ESM only, no types, next to the library (not cleaning it away).
   library({
     entry: { cli: 'src/cli/index.ts' },

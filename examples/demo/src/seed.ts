@@ -2,7 +2,7 @@
  * What the demo's issuer starts with: the orders API resource with `read:orders` / `write:orders`, the
  * support backend's resource with `impersonate:users`, roles, a customer and a support engineer, the
  * support console (an SPA enabled for token exchange) and the backend's machine-to-machine application,
- * allowed to mint subject tokens and nothing else.
+ * allowed to mint subject tokens and nothing else; and an administrator of the issuer's admin console.
  *
  * The passwords are demo data, printed by the demo on purpose. The backend's client secret is generated
  * per run and never printed.
@@ -10,10 +10,18 @@
  * @module
  */
 
+import { CONSOLE_ROLES } from '@gatehouse/issuer';
+
 /** The demo's people and the support case they work on. */
 export const PEOPLE = Object.freeze({
   customer: Object.freeze({ username: 'alice', email: 'alice@example.com', password: 'alice-demo-password' }),
   engineer: Object.freeze({ username: 'sam', email: 'sam@example.com', password: 'sam-demo-password' }),
+  /** Signs in to the issuer's admin console (`{issuer}/console`) with the built-in administrator role. */
+  administrator: Object.freeze({
+    username: 'admin',
+    email: 'admin@example.com',
+    password: 'admin-demo-password',
+  }),
   backendClientId: 'support-backend',
   reason: 'customer cannot see last week’s order',
   ticketId: 'SUP-1234',
@@ -95,6 +103,7 @@ export function demoSeed({ resources, managementApi, consoleOrigin, backendSecre
     users: [
       { ...PEOPLE.customer, roles: ['customer'] },
       { ...PEOPLE.engineer, roles: ['support-engineer'] },
+      { ...PEOPLE.administrator, roles: [CONSOLE_ROLES.administrator.name] },
     ],
     applications: [
       {

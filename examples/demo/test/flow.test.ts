@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CONSOLE_ROLES } from '@gatehouse/issuer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FlowResult, runFlow } from '../src/flow.ts';
 import { formatServing, formatStart, formatStep, formatSummary, painter } from '../src/print.ts';
@@ -124,11 +125,22 @@ describe('the demo flow', () => {
     ]);
   });
 
+  it("serves the issuer's admin console, and its printed administrator holds the console administrator role", async () => {
+    const page = await fetch(`${world.urls.issuer}/console/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const admin = await world.issuer.store.users.findByLogin(PEOPLE.administrator.username);
+    const roles = await world.issuer.store.roles.listFor({ userId: admin!.id });
+    expect(roles.map((role) => role.name)).toEqual([CONSOLE_ROLES.administrator.name]);
+  });
+
   it('prints each step and the demo credentials, but never a token, a code or a secret', () => {
     expect(printed).toContain('1. sam, a support engineer, signs in to the support console');
     expect(printed).toContain('act.sub');
     expect(printed).toContain(`sam / ${PEOPLE.engineer.password}`);
     expect(printed).toContain(`${world.urls.console}/`);
+    expect(printed).toContain(`${world.urls.issuer}/console/`);
+    expect(printed).toContain(`admin / ${PEOPLE.administrator.password}`);
     expect(credentials.values.size).toBeGreaterThan(5); // the recorder really saw the flow's credentials
     const logs = [printed, issuerLog, JSON.stringify(world.lines)].join('\n');
     for (const value of credentials.values) {

@@ -14,6 +14,7 @@
  */
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from './config/schema.js';
+import { ensureConsole } from './console/bootstrap.js';
 import { NoAdministratorError, StoreConflictError } from './errors.js';
 import { newId } from './internal/ids.js';
 import { generateSecret, hashSecret, verifySecret } from './internal/secrets.js';
@@ -149,6 +150,7 @@ async function ensureRole(store: Store, resource: ResourceRecord, now: number): 
 export async function bootstrap(store: Store, config: ResolvedConfig, now: number): Promise<BootstrapResult> {
   const resource = await ensureResource(store, config, now);
   const role = await ensureRole(store, resource, now);
+  await ensureConsole(store, config, resource, now);
   const base = { managementResourceId: resource.id, adminRoleId: role.id };
 
   const existing = await store.settings.get(SETTING_KEYS.adminApplication);

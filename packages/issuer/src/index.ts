@@ -17,6 +17,7 @@
  * @module
  */
 export { type AdminSecret, type BootstrapResult, bootstrap, resetAdminSecret } from './bootstrap.js';
+export { type ConsoleConfig, type ResolvedConsoleConfig, resolveConsoleConfig } from './config/console.js';
 export {
   CUSTOM_CLAIMS_ON_ERROR,
   type CustomClaimsOnError,
@@ -50,6 +51,7 @@ export {
   type TokenExchangeConfig,
   type TtlConfig,
 } from './config/schema.js';
+export { CONSOLE_ROLES, consoleUris } from './console/bootstrap.js';
 export type {
   CustomClaimsApi,
   CustomClaimsApplication,

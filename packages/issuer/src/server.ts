@@ -9,6 +9,7 @@
 import type { Logger } from 'pino';
 import { markAdminSecretUsed } from './bootstrap.js';
 import { type IssuerConfig, type ResolvedConfig, resolveConfig } from './config/schema.js';
+import { mountConsole } from './console/routes.js';
 import { loadCustomClaims } from './customize/load.js';
 import { createFrontHandler } from './front.js';
 import { createFailureLimiter } from './grants/failure-limiter.js';
@@ -116,14 +117,10 @@ async function assemble(
       return (await store.keys.list()).find((key) => key.status === 'active')!;
     },
   });
-  const interactions = createInteractionRoutes({
-    config,
-    store,
-    log,
-    provider: () => oidc.provider,
-    csrfKey,
-    protection,
-  });
+  const interactions = mountConsole(
+    { config, log },
+    createInteractionRoutes({ config, store, log, provider: () => oidc.provider, csrfKey, protection }),
+  );
   const handler = createFrontHandler({
     config,
     store,

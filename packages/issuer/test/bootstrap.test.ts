@@ -41,7 +41,8 @@ describe.each(DRIVERS)('bootstrap (%s)', (driver) => {
       adminClientSecret: undefined,
       adminClientId: first.adminClientId,
     });
-    expect((await store.applications.list({ page: 1, pageSize: 10 })).total).toBe(1);
+    // The administrator and the admin console's application.
+    expect((await store.applications.list({ page: 1, pageSize: 10 })).total).toBe(2);
   });
 
   it('uses fixed credentials and re-syncs the secret when it changes', async () => {

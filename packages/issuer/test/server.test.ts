@@ -124,7 +124,8 @@ describe.each(DRIVERS)('createIssuer (%s)', (driver) => {
       expect(new Set(issuers.map((issuer) => issuer.admin.adminClientId)).size).toBe(1);
       expect(new Set(issuers.map((issuer) => issuer.jwks().keys[0]!.kid)).size).toBe(1);
       const store = issuers[0]!.store;
-      expect((await store.applications.list({ page: 1, pageSize: 10 })).total).toBe(1);
+      // The administrator and the admin console's application.
+      expect((await store.applications.list({ page: 1, pageSize: 10 })).total).toBe(2);
       expect(await store.keys.list()).toHaveLength(1);
     } finally {
       await Promise.all(issuers.map((issuer) => issuer.close()));

@@ -192,6 +192,7 @@ const ROWS: readonly Row[] = [
   ],
   ['tokenExchange.failureWindow', 'integer', '<s>', 'seconds of that window'],
   ['dpop.requireNonce', 'boolean', '', 'every DPoP proof at the token endpoint must carry a server nonce'],
+  ['console.enabled', 'boolean', '', 'serve the admin console at {baseUrl}/console'],
   [
     'customJwtClaims.module',
     'string',

@@ -261,6 +261,14 @@ export const DEFAULTS = Object.freeze({
      */
     nonceSecretSetting: 'dpop.nonce_secret',
   }),
+  console: Object.freeze({
+    /** Serve the admin console at `{baseUrl}/console` (and accept its signed-in administrators at the Management API). */
+    enabled: true,
+    /** Client id of the console's public (PKCE, no secret) `SPA` application, registered at bootstrap. */
+    clientId: 'gatehouse-console',
+    /** Seconds browsers may cache the console's content-hashed assets (1 year): a new build has new names. */
+    assetMaxAge: 31_536_000,
+  }),
   management: Object.freeze({
     /** Default page size of list endpoints. */
     pageSize: 20,

@@ -72,6 +72,7 @@ export const OPTION_TREE: OptionTree = Object.freeze({
   subjectTokens: leaves('ttl'),
   tokenExchange: leaves('maxFailures', 'failureWindow'),
   dpop: leaves('requireNonce'),
+  console: leaves('enabled'),
   customJwtClaims: leaves(
     'module',
     'environmentVariables',

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import type { Store } from '../storage/store.js';
+import { resolveConsoleConfig } from './console.js';
 import {
   CUSTOM_CLAIMS_ON_ERROR,
   DEFAULTS,
@@ -319,5 +320,6 @@ export function resolveConfig(config: IssuerConfig): ResolvedConfig {
     customJwtClaims,
     cookieKeys,
     dpop: resolveDpopConfig(config.dpop),
+    console: resolveConsoleConfig(config.console),
   });
 }

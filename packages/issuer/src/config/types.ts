@@ -6,6 +6,7 @@
  */
 import type { DestinationStream, Logger } from 'pino';
 import type { Store } from '../storage/store.js';
+import type { ConsoleConfig, ResolvedConsoleConfig } from './console.js';
 import type { CustomClaimsOnError, LogLevel, SigningAlgorithm } from './defaults.js';
 import type { DpopConfig, ResolvedDpopConfig } from './dpop.js';
 import type { ProxyConfig, RateLimitConfig, ResolvedProtectionConfig, SignInConfig } from './protection.js';
@@ -244,6 +245,8 @@ export interface IssuerConfig {
   cookieKeys?: readonly string[];
   /** DPoP (RFC 9449) at the token endpoint: always on; whether proofs need a server nonce. */
   dpop?: DpopConfig;
+  /** The admin console at `{baseUrl}/console`: on unless `{ enabled: false }`. */
+  console?: ConsoleConfig;
 }
 
 /**
@@ -290,4 +293,5 @@ export interface ResolvedConfig {
   readonly customJwtClaims: Readonly<Required<CustomJwtClaimsConfig>> | undefined;
   readonly cookieKeys: readonly string[] | undefined;
   readonly dpop: ResolvedDpopConfig;
+  readonly console: ResolvedConsoleConfig;
 }

@@ -89,7 +89,9 @@ export function buildOpenApi(config: ResolvedConfig, routes: readonly RouteDef[]
         'Invalid request: the body, query or path failed validation (unknown fields included)',
       ),
       401: errorResponse('Missing, expired, forged or wrong-audience token'),
-      403: errorResponse('Missing scope, a delegated (act) token, or not a machine-to-machine token'),
+      403: errorResponse(
+        'Missing scope, a delegated (act) token, or neither a machine-to-machine nor an admin console token',
+      ),
     };
     if (route.path.includes('{')) responses[404] = errorResponse('Not found');
     if (route.method === 'POST' || route.method === 'PATCH' || route.method === 'DELETE')
@@ -119,7 +121,8 @@ export function buildOpenApi(config: ResolvedConfig, routes: readonly RouteDef[]
       version: '1',
       description:
         'Manage users, applications, API resources, roles and signing keys. Authenticate with a machine-to-machine access token ' +
-        `whose audience is ${config.managementAudience} (client credentials with resource=${config.managementAudience}).`,
+        `whose audience is ${config.managementAudience} (client credentials with resource=${config.managementAudience}), ` +
+        `or, from the admin console (${config.baseUrl}/console), a signed-in user's token holding the scopes of their roles.`,
     },
     servers: [{ url: config.managementAudience }],
     components: {

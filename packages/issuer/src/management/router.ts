@@ -5,8 +5,9 @@
  * Every request except `GET /api/openapi.json` needs `Authorization: Bearer <token>` verified by
  * `@gatehouse/core` (issuer `{baseUrl}/oidc`, audience `{baseUrl}/api`, RFC 9068 strict profile). A
  * token carrying `act` is refused (403); it must be a machine-to-machine token (`sub` = `client_id` of
- * an M2M application, else 403); and it must hold `all` or one of the route's scopes (else 403
- * `insufficient_scope`). Authentication happens before the body is read.
+ * an M2M application) or a signed-in admin console user's token (see `console/access.ts`), else 403;
+ * and it must hold `all` or one of the route's scopes (else 403 `insufficient_scope`). Authentication
+ * happens before the body is read.
  *
  * @module
  */
@@ -16,6 +17,7 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { DEFAULTS } from '../config/defaults.js';
 import type { ResolvedConfig } from '../config/schema.js';
+import { isConsoleUser } from '../console/access.js';
 import {
   AccessDeniedError,
   ConflictError,
@@ -192,7 +194,7 @@ export function createManagementRouter(options: ManagementRouterOptions) {
       clientId === undefined || info.subject !== clientId
         ? undefined
         : await deps.store.applications.get(clientId);
-    if (app?.type !== 'MachineToMachine') {
+    if (app?.type !== 'MachineToMachine' && !(await isConsoleUser(deps.store, deps.config, info))) {
       throw new AccessDeniedError('The Management API accepts machine-to-machine application tokens only');
     }
     verifier.authorize(info, { scopes: ['all', ...route.scopes], scopeMode: 'any' });

@@ -93,6 +93,15 @@ export function buildUserSchemas(shared: SharedSchemas, minPasswordLength: numbe
     ...shared,
     user,
     usersPage: page(user, 'UserPage', shared),
+    usersQuery: pageQuery.extend({
+      search: z
+        .string()
+        .trim()
+        .min(1)
+        .max(254)
+        .optional()
+        .meta({ description: 'Users whose username or email contains this (any case), or whose id it is' }),
+    }),
     createUser: z
       .strictObject({
         username,
@@ -133,10 +142,12 @@ export function userRoutes(deps: ManagementDeps): RouteDef[] {
       summary: 'List users',
       tag,
       scopes: read,
-      query: pageQuery,
+      query: schemas.usersQuery,
       success: { status: 200, schema: schemas.usersPage, description: 'A page of users' },
       handler: async ({ query }) => {
-        const page = await store.users.list(query);
+        const { search, ...request } = query;
+        const page =
+          search === undefined ? await store.users.list(request) : await store.users.search(search, request);
         return { status: 200, body: { ...page, items: page.items.map(presentUser) } };
       },
     }),

@@ -75,6 +75,8 @@ export interface EntityStore<T, New, Patch> {
 export interface UserStore extends EntityStore<UserRecord, NewUser, UserPatch> {
   /** Find by username or email, case-insensitively. */
   findByLogin(identifier: string): Promise<UserRecord | undefined>;
+  /** A page of the users whose username or email contains `text` (case-insensitively), or whose id is `text`. */
+  search(text: string, page: PageRequest): Promise<Page<UserRecord>>;
 }
 
 /**

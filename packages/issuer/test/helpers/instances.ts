@@ -22,10 +22,13 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-/** Build `dist/` with tsup when it is missing or older than `src/`. */
+/** Build `dist/` (tsup, then the console with Vite) when it is missing or older than `src/` or `console/`. */
 export function ensureBuilt(): void {
-  if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestSource(join(PACKAGE, 'src'))) return;
-  execFileSync(join(PACKAGE, 'node_modules', '.bin', 'tsup'), [], { cwd: PACKAGE, stdio: 'pipe' });
+  const newest = Math.max(newestSource(join(PACKAGE, 'src')), newestSource(join(PACKAGE, 'console')));
+  if (existsSync(CLI) && statSync(CLI).mtimeMs >= newest) return;
+  const bin = (name: string) => join(PACKAGE, 'node_modules', '.bin', name);
+  execFileSync(bin('tsup'), [], { cwd: PACKAGE, stdio: 'pipe' });
+  execFileSync(bin('vite'), ['build', '--config', 'console/vite.config.ts'], { cwd: PACKAGE, stdio: 'pipe' });
 }
 
 /** Run a one-shot CLI command (`migrate`, `seed file.json` …) to completion; resolves to its stdout. */
@@ -56,8 +59,9 @@ export async function startInstance(
   name: string,
   baseUrl: string,
   env: Record<string, string>,
+  port?: number,
 ): Promise<Instance> {
-  const port = await freePort();
+  port ??= await freePort();
   const child = spawn(
     process.execPath,
     [CLI, 'start', '--port', String(port), '--host', '127.0.0.1', '--base-url', baseUrl],

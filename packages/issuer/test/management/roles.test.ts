@@ -71,7 +71,9 @@ describe.each(DRIVERS)('%s', (driver) => {
 
     it('protects the built-in administrator role (409)', async () => {
       const list = await api(t, admin, 'GET', '/roles');
-      const builtIn = list.body.items.find((r: { system: boolean }) => r.system);
+      const builtIn = list.body.items.find(
+        (r: { system: boolean; type: string }) => r.system && r.type === 'MachineToMachine',
+      );
       expect(builtIn).toMatchObject({ type: 'MachineToMachine' });
       expect((await api(t, admin, 'DELETE', `/roles/${builtIn.id}`)).status).toBe(409);
       const scopes = await api(t, admin, 'GET', `/roles/${builtIn.id}/scopes`);

@@ -180,7 +180,9 @@ describe.each(DRIVERS)('%s', (driver) => {
         type: 'MachineToMachine',
       });
       const roles = await api(t, admin, 'GET', '/roles?pageSize=100');
-      const adminRole = roles.body.items.find((r: { system: boolean }) => r.system);
+      const adminRole = roles.body.items.find(
+        (r: { system: boolean; type: string }) => r.system && r.type === 'MachineToMachine',
+      );
       await api(t, admin, 'POST', `/applications/${created.body.id}/roles`, { roleIds: [adminRole.id] });
       const token = await clientCredentials(t.baseUrl, created.body.clientId, created.body.clientSecret, {
         resource: `${t.baseUrl}/api`,

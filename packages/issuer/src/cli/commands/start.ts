@@ -96,6 +96,7 @@ export async function start(args: ParsedArgs, io: CliIo): Promise<Issuer> {
       `  Issuer:          ${config.issuer}`,
       `  Discovery:       ${config.issuer}/.well-known/openid-configuration`,
       `  Management API:  ${config.managementAudience}  (OpenAPI: ${config.managementAudience}/openapi.json)`,
+      ...(config.console.enabled ? [`  Admin console:   ${config.baseUrl}/console/`] : []),
       `  Database:        ${config.store === undefined ? describeDatabase(config.database) : store.driver}`,
       ...adminLines(issuer, secret, reissue),
     ];

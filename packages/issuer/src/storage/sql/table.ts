@@ -30,8 +30,11 @@ export interface Table<T> {
   find(where: string, params: readonly unknown[]): Promise<T | undefined>;
   /** Every row matching `where` (which may end with an `ORDER BY`). */
   all(where: string, params: readonly unknown[]): Promise<T[]>;
-  /** A page, oldest first (ties by id). */
-  list(page: PageRequest): Promise<Page<T>>;
+  /** A page, oldest first (ties by id), of every row or of those matching `filter`. */
+  list(
+    page: PageRequest,
+    filter?: { readonly where: string; readonly params: readonly unknown[] },
+  ): Promise<Page<T>>;
   /** Set the defined `columns` and `updated_at` of row `id`; `undefined` when there is no such row. */
   update(id: string, columns: Columns, now: number): Promise<T | undefined>;
   /** Delete rows matching `where`; resolves to whether any existed. */
@@ -76,11 +79,13 @@ export function table<T>(
     get: (id) => find('id = ?', [id]),
     find,
     all: async (where, params) => (await db.many(`SELECT * FROM ${name} WHERE ${where}`, params)).map(map),
-    list: async (page) => {
-      const total = num((await db.one(`SELECT COUNT(*) AS n FROM ${name}`))!.n);
+    list: async (page, filter) => {
+      const where = filter === undefined ? '' : ` WHERE ${filter.where}`;
+      const params = filter?.params ?? [];
+      const total = num((await db.one(`SELECT COUNT(*) AS n FROM ${name}${where}`, params))!.n);
       const rows = await db.many(
-        `SELECT * FROM ${name} ORDER BY created_at, id ${db.dialect.binary} LIMIT ? OFFSET ?`,
-        [page.pageSize, (page.page - 1) * page.pageSize],
+        `SELECT * FROM ${name}${where} ORDER BY created_at, id ${db.dialect.binary} LIMIT ? OFFSET ?`,
+        [...params, page.pageSize, (page.page - 1) * page.pageSize],
       );
       return { items: rows.map(map), page: page.page, pageSize: page.pageSize, total };
     },

@@ -18,6 +18,7 @@ import { entity, table } from './table.js';
  * const users = userStore(db);
  * await users.create({ id: 'usr_1', username: 'Alice' }, now);
  * await users.findByLogin('alice'); // the same user
+ * await users.search('ali', { page: 1, pageSize: 20 }); // a page holding Alice
  * ```
  */
 export function userStore(db: Executor): UserStore {
@@ -31,6 +32,15 @@ export function userStore(db: Executor): UserStore {
         key,
         key,
       ]);
+    },
+    search: (text, page) => {
+      const key = lower(text);
+      // A substring of the username or email (LIKE's wildcards in `text` match themselves), or the id.
+      const pattern = `%${key.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+      return users.list(page, {
+        where: "(username_key LIKE ? ESCAPE '\\' OR email_key LIKE ? ESCAPE '\\' OR id = ?)",
+        params: [pattern, pattern, text],
+      });
     },
   };
 }
