@@ -14,10 +14,11 @@ import type { RequireScopeOptions } from './types.js';
 /** A decorator for a controller class or one of its route handlers. */
 export type RouteDecorator = ClassDecorator & MethodDecorator;
 
-/** Arguments of {@link RequireScope}: one or more scopes, then optionally the options. */
-export type RequireScopeArgs =
-  | [scope: string, ...scopes: string[]]
-  | [scope: string, ...rest: [...scopes: string[], options: RequireScopeOptions]];
+/**
+ * Arguments of {@link RequireScope}: scopes, then optionally the options. A spread list fits
+ * (`...SCOPES`); naming no scope at all is refused when the decorator runs.
+ */
+export type RequireScopeArgs = [...scopes: string[]] | [...scopes: string[], options: RequireScopeOptions];
 
 function routeDecorator(change: Parameters<typeof mark>[1]): RouteDecorator {
   return ((target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
