@@ -11,12 +11,24 @@ import { authOf } from './internal/requests.js';
 import { mark, targetOf } from './internal/route-metadata.js';
 import type { RequireScopeOptions } from './types.js';
 
-/** A decorator for a controller class or one of its route handlers. */
+/**
+ * A decorator for a controller class or one of its route handlers.
+ *
+ * @example
+ * ```ts
+ * const adminOnly: RouteDecorator = RequireScope('orders:admin');
+ * ```
+ */
 export type RouteDecorator = ClassDecorator & MethodDecorator;
 
 /**
  * Arguments of {@link RequireScope}: scopes, then optionally the options. A spread list fits
  * (`...SCOPES`); naming no scope at all is refused when the decorator runs.
+ *
+ * @example
+ * ```ts
+ * const args: RequireScopeArgs = ['read:orders', 'write:orders', { mode: 'any' }];
+ * ```
  */
 export type RequireScopeArgs = [...scopes: string[]] | [...scopes: string[], options: RequireScopeOptions];
 
@@ -89,7 +101,14 @@ export function NoDelegation(): RouteDecorator {
   });
 }
 
-/** The members of {@link AuthInfo} `@Auth()` can give: its data, not its methods. */
+/**
+ * The members of {@link AuthInfo} `@Auth()` can give: its data, not its methods.
+ *
+ * @example
+ * ```ts
+ * const member: AuthProperty = 'subject';
+ * ```
+ */
 export type AuthProperty = {
   [K in keyof AuthInfo]: AuthInfo[K] extends (...args: never[]) => unknown ? never : K;
 }[keyof AuthInfo];

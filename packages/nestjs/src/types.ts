@@ -7,7 +7,14 @@
 import type { AuthInfo, ProtectedResourceOptions, ScopeMode } from '@gatehouse/core';
 import type { InjectionToken, ModuleMetadata, OptionalFactoryDependency } from '@nestjs/common';
 
-/** How the guard treats requests and errors. Defaults are in {@link DEFAULTS}. */
+/**
+ * How the guard treats requests and errors. Defaults are in {@link DEFAULTS}.
+ *
+ * @example
+ * ```ts
+ * const switches: AdapterOptions = { origin: 'https://api.example.com', allowDelegation: false };
+ * ```
+ */
 export interface AdapterOptions {
   /**
    * Fetch the signing keys while the application initializes, so a misconfiguration fails
@@ -35,7 +42,14 @@ export interface AdapterOptions {
   handleErrors?: boolean;
 }
 
-/** Options that shape the module itself rather than a request. */
+/**
+ * Options that shape the module itself rather than a request.
+ *
+ * @example
+ * ```ts
+ * GatehouseModule.forRoot({ verifier, globalGuard: false });
+ * ```
+ */
 export interface ModuleSwitches {
   /**
    * Guard every route of the application (`APP_GUARD`); routes opt out with `@Public()`. `false`
@@ -85,7 +99,14 @@ export interface GatehouseModuleAsyncOptions extends Pick<ModuleMetadata, 'impor
   inject?: (InjectionToken | OptionalFactoryDependency)[];
 }
 
-/** Options of `@RequireScope()`, given after the scopes. */
+/**
+ * Options of `@RequireScope()`, given after the scopes.
+ *
+ * @example
+ * ```ts
+ * @RequireScope('orders:admin', 'orders:write', { mode: 'any', allowDelegation: false })
+ * ```
+ */
 export interface RequireScopeOptions {
   /** `all` (default): every listed scope is needed; `any`: one is enough. */
   mode?: ScopeMode;

@@ -138,7 +138,7 @@ describe.each(PLATFORMS)('GatehouseGuard on %s', (platform) => {
     expect(await res.json()).toEqual(new InvalidTokenError('expired', context).toJSON());
   });
 
-  it('@Public(): an anonymous request passes, a token is still verified and a bad one refused', async () => {
+  it('A25: @Public(): an anonymous request passes, a token is still verified and a bad one refused', async () => {
     const { url } = await start(platform, testModule());
     expect(await (await get(`${url}/maybe`)).json()).toEqual({ anonymous: true });
     const ok = await get(`${url}/maybe`, await issuer.sign({ sub: 'bob' }));
@@ -148,7 +148,7 @@ describe.each(PLATFORMS)('GatehouseGuard on %s', (platform) => {
     expect(await bad.json()).toMatchObject({ error: 'invalid_token' });
   });
 
-  it('class and handler scopes add up: the handler cannot loosen its controller', async () => {
+  it('A44: class and handler scopes add up: the handler cannot loosen its controller', async () => {
     const context = await contextOf(platform);
     const { url } = await start(platform, testModule());
     const writer = await issuer.sign({ scope: 'orders:write' });
@@ -171,7 +171,7 @@ describe.each(PLATFORMS)('GatehouseGuard on %s', (platform) => {
     expect((await get(`${url}/archive`, await issuer.sign({ scope: 'read:orders' }))).status).toBe(200);
   });
 
-  it('@NoDelegation(): 403 access_denied for an impersonation token, 200 for the user’s own', async () => {
+  it('A48: @NoDelegation(): 403 access_denied for an impersonation token, 200 for the user’s own', async () => {
     const context = await contextOf(platform);
     const { url } = await start(platform, testModule());
     const support = await issuer.impersonation('support-7', { sub: 'alice' });
@@ -218,7 +218,7 @@ class MixedController {
 }
 
 describe.each(PLATFORMS)('globalGuard: false on %s', (platform) => {
-  it('guards only what @UseGuards(GatehouseGuard) names; @Auth() without the guard is a 500, never anonymous', async () => {
+  it('A52: guards only what @UseGuards(GatehouseGuard) names; @Auth() without the guard is a 500, never anonymous', async () => {
     const { url } = await start(platform, {
       module: TestModule,
       imports: [
@@ -272,7 +272,7 @@ describe.each(PLATFORMS)('handleErrors: false on %s', (platform) => {
 });
 
 describe('non-HTTP handlers', () => {
-  it('refuses them unless @Public(): the guard never lets an unguardable call through', async () => {
+  it('A53: refuses them unless @Public(): the guard never lets an unguardable call through', async () => {
     const { app } = await start('express', testModule());
     const guard = app.get(GatehouseGuard);
     const rpc = (handler: object) => {
