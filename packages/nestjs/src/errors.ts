@@ -36,6 +36,7 @@ export class GatehouseException extends HttpException {
   constructor(error: AuthError) {
     super(error.toJSON(), error.status, { cause: error, description: error.description });
     this.name = 'GatehouseException';
+    this.message = error.description;
     this.authError = error;
     this.headers = error.headers;
   }

@@ -101,6 +101,9 @@ describe.each(PLATFORMS)('GatehouseModule on %s', (platform) => {
       },
       (app) => app.setGlobalPrefix('api'),
     );
+    const head = await get(`${url}${METADATA_PATH}`, undefined, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('access-control-allow-origin')).toBe('*');
     const res = await get(`${url}${METADATA_PATH}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
