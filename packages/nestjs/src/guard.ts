@@ -9,7 +9,7 @@ import { isAuthError, MissingTokenError, type ResolvedAdapterOptions } from '@ga
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { GatehouseException } from './errors.js';
-import { attach } from './internal/requests.js';
+import { attach, attached } from './internal/requests.js';
 import { requirementsOf } from './internal/route-metadata.js';
 import { requestBuilder, type ToRequestLike } from './request.js';
 import { GATEHOUSE } from './tokens.js';
@@ -58,6 +58,9 @@ export class GatehouseGuard implements CanActivate {
     const { verifier, optional, allowDelegation, origin } = this.#gatehouse;
     const http = context.switchToHttp();
     const request = http.getRequest<AuthenticatedRequest>();
+    // Named twice on a route (globally and by @UseGuards), the guard checks it once: a second check would
+    // find the same requirements, and would refuse a DPoP proof as replayed.
+    if (attached(request)) return true;
     try {
       this.#toRequestLike ??= requestBuilder(this.#host.httpAdapter.getType());
       const auth = await verifier.authenticate(this.#toRequestLike(request as never, origin), {

@@ -1,5 +1,6 @@
 import {
   type AuthInfo,
+  createVerifier,
   ForbiddenError,
   InsufficientScopeError,
   InvalidTokenError,
@@ -233,6 +234,38 @@ describe.each(PLATFORMS)('globalGuard: false on %s', (platform) => {
     const forgot = await get(`${url}/forgot-the-guard`, token);
     expect(forgot.status).toBe(500);
     expect(await forgot.json()).toEqual({ statusCode: 500, message: 'Internal server error' });
+  });
+});
+
+@Controller('twice')
+@UseGuards(GatehouseGuard)
+class TwiceGuardedController {
+  @Get()
+  @RequireScope('read:orders')
+  twice(@Auth('subject') subject: string | undefined) {
+    return { subject };
+  }
+}
+
+describe.each(PLATFORMS)('the guard named twice on %s', (platform) => {
+  it('verifies the request once (a second check would refuse a DPoP proof as replayed)', async () => {
+    const shared = createVerifier({ ...issuer.verifierOptions(), fetch: issuer.fetch });
+    let calls = 0;
+    const authenticate = ((request, options) => {
+      calls++;
+      return shared.authenticate(request, options);
+    }) as Verifier['authenticate'];
+    const verifier: Verifier = { ...shared, authenticate };
+    const { url } = await start(platform, {
+      module: TestModule,
+      imports: [GatehouseModule.forRoot({ verifier })],
+      controllers: [TwiceGuardedController],
+    });
+    const res = await get(`${url}/twice`, await issuer.sign({ sub: 'dana', scope: 'read:orders' }));
+    expect(await res.json()).toEqual({ subject: 'dana' });
+    expect(calls).toBe(1);
+    expect((await get(`${url}/twice`, await issuer.sign({ scope: 'other' }))).status).toBe(403);
+    expect(calls).toBe(2);
   });
 });
 

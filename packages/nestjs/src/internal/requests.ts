@@ -16,6 +16,9 @@ export function attach(request: AuthenticatedRequest, auth: AuthInfo | undefined
   request.auth = auth;
 }
 
+/** Whether the guard has already run on `request` (it is named twice: globally and by `@UseGuards`). */
+export const attached = (request: object): boolean => seen.has(request);
+
 /** The token the guard verified for `request`; throws when no guard ran on it. */
 export function authOf(request: object): AuthInfo | undefined {
   if (!seen.has(request))
