@@ -19,8 +19,9 @@
  *
  * Run: node bench/http/run.mjs   (after `pnpm build` and installing bench/http, see README.md)
  * Env: BENCH_ROUNDS (5), BENCH_DURATION (10 s), BENCH_WARMUP (3 s), BENCH_CONNECTIONS (10),
- *      BENCH_FRAMEWORKS (express,fastify,koa), BENCH_ALGS (ES256,RS256), BENCH_CONFIGS (all; comma list).
- * Writes bench/results/http.json and bench/results/http.md.
+ *      BENCH_FRAMEWORKS (express,fastify,koa; also nestjs-express, nestjs-fastify), BENCH_ALGS (ES256,RS256),
+ *      BENCH_CONFIGS (all; comma list), BENCH_RESULT (http: the results' file name).
+ * Writes bench/results/<BENCH_RESULT>.json and .md.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -49,6 +50,15 @@ const int = (name, fallback, min) => {
   }
   return value;
 };
+/** Frameworks with an app in apps/, and the Gatehouse package each one measures. */
+const PACKAGES = {
+  express: 'express',
+  fastify: 'fastify',
+  koa: 'koa',
+  'nestjs-express': 'nestjs',
+  'nestjs-fastify': 'nestjs',
+};
+const resultName = process.env.BENCH_RESULT ?? 'http';
 const settings = {
   rounds: int('BENCH_ROUNDS', 5, 1),
   duration: int('BENCH_DURATION', 10, 1),
@@ -68,14 +78,15 @@ if (!existsSync(join(here, 'node_modules/autocannon'))) {
     'bench dependencies: flock /tmp/gatehouse-pnpm.lock pnpm install --dir bench/http --ignore-workspace',
   );
 }
-for (const name of ['core', ...settings.frameworks]) {
+const packages = [...new Set(['core', ...settings.frameworks.map((name) => PACKAGES[name] ?? name)])];
+for (const name of packages) {
   if (!existsSync(join(root, `packages/${name}/dist/index.js`)))
     missing.push(`packages/${name}/dist: pnpm build`);
 }
 for (const name of settings.frameworks) {
-  if (!['express', 'fastify', 'koa'].includes(name))
-    missing.push(`BENCH_FRAMEWORKS: unknown framework ${name}`);
+  if (!(name in PACKAGES)) missing.push(`BENCH_FRAMEWORKS: unknown framework ${name}`);
 }
+if (!/^[\w-]+$/.test(resultName)) missing.push('BENCH_RESULT: letters, digits, - and _ only');
 for (const alg of settings.algorithms) {
   if (!ALGORITHMS.includes(alg))
     missing.push(`BENCH_ALGS: unknown algorithm ${alg} (${ALGORITHMS.join(', ')})`);
@@ -85,7 +96,7 @@ if (missing.length > 0) {
   process.exit(2);
 }
 // The dist is what runs: say so when a package's sources changed after its last build.
-for (const name of ['core', ...settings.frameworks]) {
+for (const name of packages) {
   const built = statSync(join(root, `packages/${name}/dist/index.js`)).mtimeMs;
   const src = join(root, `packages/${name}/src`);
   const stale = readdirSync(src, { recursive: true }).some((f) => statSync(join(src, f)).mtimeMs > built);
@@ -207,7 +218,11 @@ const versions = Object.fromEntries(
     'koa-jwt',
   ].map((name) => [name, versionOf(name)]),
 );
-for (const name of ['core', 'express', 'fastify', 'koa']) {
+if (packages.includes('nestjs')) {
+  for (const name of ['@nestjs/core', '@nestjs/platform-express', '@nestjs/platform-fastify'])
+    versions[name] = versionOf(name, join(root, 'packages/nestjs'));
+}
+for (const name of packages) {
   versions[`@gatehouse/${name}`] = JSON.parse(
     readFileSync(join(root, `packages/${name}/package.json`), 'utf8'),
   ).version;
@@ -241,7 +256,10 @@ try {
         : `FAILED: ${s.failure}`;
       console.log(`[${r + 1}/${settings.rounds}] ${label} ${figures}`);
     }
-    writeFileSync(join(resultsDir, 'http.tmp.json'), `${JSON.stringify({ ...base, samples }, null, 2)}\n`);
+    writeFileSync(
+      join(resultsDir, `${resultName}.tmp.json`),
+      `${JSON.stringify({ ...base, samples }, null, 2)}\n`,
+    );
   }
 } finally {
   await issuer.close();
@@ -250,8 +268,8 @@ try {
 const summary = summarize(samples, settings.frameworks, settings.algorithms);
 const targets = checkTargets(summary);
 const result = { ...base, date: new Date().toISOString(), summary, targets, samples };
-writeFileSync(join(resultsDir, 'http.json'), `${JSON.stringify(result, null, 2)}\n`);
-writeFileSync(join(resultsDir, 'http.md'), toMarkdown(result));
+writeFileSync(join(resultsDir, `${resultName}.json`), `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(join(resultsDir, `${resultName}.md`), toMarkdown(result));
 
 console.log('\ntargets:');
 for (const t of targets) {
@@ -259,4 +277,4 @@ for (const t of targets) {
     typeof t.value === 'number' && !Number.isInteger(t.value) ? `${t.value.toFixed(2)}x` : String(t.value);
   console.log(`  ${t.pass ? 'PASS' : 'MISS'}  ${t.framework.padEnd(8)} ${t.alg}  ${t.target}: ${value}`);
 }
-console.log(`\nwrote bench/results/http.json and bench/results/http.md`);
+console.log(`\nwrote bench/results/${resultName}.json and bench/results/${resultName}.md`);

@@ -1,6 +1,6 @@
 /**
  * What every framework app of the suite serves, and how it is started. Each framework builds the same
- * routes with its own adapter; the table in `cases.ts` is then sent to all three.
+ * routes with its own adapter; the table in `cases.ts` is then sent to all of them.
  *
  * | route                     | guard                                                                  |
  * | ------------------------- | ---------------------------------------------------------------------- |
@@ -30,7 +30,7 @@ import { Server as TlsServer } from 'node:tls';
 import type { AuthInfo, Confirmation, ResourceMetadataOptions, Verifier } from '@gatehouse/core';
 
 /** The frameworks under test. */
-export const FRAMEWORKS = ['express', 'fastify', 'koa'] as const;
+export const FRAMEWORKS = ['express', 'fastify', 'koa', 'nestjs-express', 'nestjs-fastify'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
 
 /** What one app is built from. */

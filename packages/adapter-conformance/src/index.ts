@@ -46,6 +46,7 @@ export { DPOP_ROWS, type DpopRow, FORWARDED_CHAIN } from './dpop-cases.js';
 export { startExpress } from './express-app.js';
 export { startFastify } from './fastify-app.js';
 export { startKoa } from './koa-app.js';
+export { startNestExpress, startNestFastify } from './nestjs-app.js';
 export {
   type AnyVariant,
   CLIENT_CERT_HEADER,

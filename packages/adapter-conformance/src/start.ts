@@ -7,6 +7,7 @@ import type { AppSetup, Framework, RunningApp } from './app.js';
 import { startExpress } from './express-app.js';
 import { startFastify } from './fastify-app.js';
 import { startKoa } from './koa-app.js';
+import { startNestExpress, startNestFastify } from './nestjs-app.js';
 
 /**
  * Start the suite's app on a framework.
@@ -21,4 +22,6 @@ export const START: Readonly<Record<Framework, (setup: AppSetup) => Promise<Runn
   express: startExpress,
   fastify: startFastify,
   koa: startKoa,
+  'nestjs-express': startNestExpress,
+  'nestjs-fastify': startNestFastify,
 });

@@ -70,8 +70,16 @@ export interface ResolvedAdapterOptions extends ProtectedResource {
   readonly warmUp: boolean;
 }
 
-/** Every key an adapter's options object may hold: verifier options, the shared verifier, the switches. */
-const ADAPTER_OPTIONS: readonly string[] = Object.freeze([
+/**
+ * Every key an adapter's options object may hold: verifier options, the shared verifier, the switches.
+ * An adapter with options of its own refuses typos against this list plus its own names.
+ *
+ * @example
+ * ```ts
+ * rejectUnknownOptions(options, [...ADAPTER_OPTIONS, 'globalGuard']);
+ * ```
+ */
+export const ADAPTER_OPTIONS: readonly string[] = Object.freeze([
   ...VERIFIER_OPTIONS,
   'verifier',
   ...Object.keys({

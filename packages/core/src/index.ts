@@ -16,6 +16,7 @@
 export { actorChain, MAX_ACTOR_DEPTH, parseActor } from './actor.js';
 export {
   ADAPTER_DEFAULTS,
+  ADAPTER_OPTIONS,
   type AdapterSwitches,
   peerCertificate,
   type ResolvedAdapterOptions,

@@ -1,0 +1,7 @@
+/** NestJS 12 on its Fastify platform: bare, hand-written jose guard, `@gatehouse/nestjs` (cache off / on). */
+import { startNest } from '../lib/nest.mjs';
+
+export { CONFIGS } from '../lib/nest.mjs';
+
+/** Build the app and listen on an ephemeral loopback port. */
+export const start = (config, options) => startNest('fastify', config, options);

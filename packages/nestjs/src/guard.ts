@@ -1,0 +1,90 @@
+/**
+ * `GatehouseGuard`: builds core's `RequestLike` from the platform request, calls the verifier with the
+ * route's requirements (from the decorators), attaches the result, and maps an `AuthError` to a
+ * {@link GatehouseException}. No validation logic lives here.
+ *
+ * @module
+ */
+import { isAuthError, MissingTokenError, type ResolvedAdapterOptions } from '@gatehouse/core';
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { GatehouseException } from './errors.js';
+import { attach, attached } from './internal/requests.js';
+import { requirementsOf } from './internal/route-metadata.js';
+import { requestBuilder, type ToRequestLike } from './request.js';
+import { GATEHOUSE } from './tokens.js';
+import type { AuthenticatedRequest } from './types.js';
+
+/**
+ * The guard. `GatehouseModule` registers it for every route (`globalGuard: true`, the default); with
+ * `globalGuard: false`, name it with `@UseGuards(GatehouseGuard)` on a controller or handler. It
+ * refuses a request without a valid token unless the route is `@Public()`, checks `@RequireScope()`
+ * and `@NoDelegation()`, and sets `request.auth` (read it with `@Auth()`). It guards HTTP routes only:
+ * a WebSocket or microservice handler is refused unless it is `@Public()`.
+ *
+ * @example
+ * ```ts
+ * @Controller('orders')
+ * @UseGuards(GatehouseGuard)
+ * class OrdersController {
+ *   @Get()
+ *   @RequireScope('read:orders')
+ *   list(@Auth() auth: AuthInfo) {}
+ * }
+ * ```
+ */
+@Injectable()
+export class GatehouseGuard implements CanActivate {
+  readonly #gatehouse: ResolvedAdapterOptions;
+  readonly #host: HttpAdapterHost;
+  #toRequestLike: ToRequestLike | undefined;
+
+  constructor(
+    @Inject(GATEHOUSE) gatehouse: ResolvedAdapterOptions,
+    @Inject(HttpAdapterHost) host: HttpAdapterHost,
+  ) {
+    this.#gatehouse = gatehouse;
+    this.#host = host;
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const route = requirementsOf(context.getClass(), context.getHandler());
+    if (context.getType() !== 'http') {
+      if (route.public) return true;
+      throw new Error(
+        'GatehouseGuard protects HTTP routes only: mark this handler @Public() or guard it otherwise',
+      );
+    }
+    const { verifier, optional, allowDelegation, origin } = this.#gatehouse;
+    const http = context.switchToHttp();
+    const request = http.getRequest<AuthenticatedRequest>();
+    // Named twice on a route (globally and by @UseGuards), the guard checks it once: a second check would
+    // find the same requirements, and would refuse a DPoP proof as replayed.
+    if (attached(request)) return true;
+    try {
+      this.#toRequestLike ??= requestBuilder(this.#host.httpAdapter.getType());
+      const auth = await verifier.authenticate(this.#toRequestLike(request as never, origin), {
+        optional: optional || route.public,
+        allowDelegation: allowDelegation && !route.noDelegation,
+      });
+      attach(request, auth);
+      if (route.scopes.length > 0) {
+        if (auth === undefined) throw new MissingTokenError(verifier.context);
+        for (const requirement of route.scopes) verifier.authorize(auth, requirement);
+      }
+      return true;
+    } catch (err) {
+      throw this.#reject(err, http.getResponse());
+    }
+  }
+
+  /** Turn an `AuthError` into the exception Nest answers with; anything else stays as it is. */
+  #reject(err: unknown, response: unknown): unknown {
+    if (!isAuthError(err)) return err;
+    if (this.#gatehouse.handleErrors) {
+      const adapter = this.#host.httpAdapter;
+      for (const [name, value] of Object.entries(err.headers)) adapter.setHeader(response, name, value);
+    }
+    return new GatehouseException(err);
+  }
+}
