@@ -35,6 +35,8 @@ const FIXED = [
   'responses.jwksMaxAge',
   'responses.maxEcho',
   'responses.maxErrorDescription',
+  'rateLimits.maxKeys',
+  'rateLimits.keysPerStatement',
 ];
 
 function leaves(tree: OptionTree | Readonly<Record<string, unknown>>, prefix = ''): string[] {
