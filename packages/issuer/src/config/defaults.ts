@@ -168,6 +168,9 @@ export const DEFAULTS = Object.freeze({
      * instances counted during one interval.
      */
     syncInterval: 1_000,
+  }),
+  /** How each instance keeps its rate-limit counts in memory (fixed; see protection/rate-limiter.ts). */
+  rateLimitTracking: Object.freeze({
     /** Keys (client ids, addresses) an instance tracks at once; the least recently used are flushed and forgotten. */
     maxKeys: 50_000,
     /** Keys sent in one flush statement (within SQLite's and PostgreSQL's parameter limits). */

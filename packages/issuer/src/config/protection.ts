@@ -113,10 +113,7 @@ export interface ResolvedProxyConfig {
 export interface ResolvedProtectionConfig {
   readonly proxy: ResolvedProxyConfig;
   readonly signIn: Readonly<Required<SignInConfig>>;
-  readonly rateLimits: Readonly<Required<RateLimitConfig>> & {
-    readonly maxKeys: number;
-    readonly keysPerStatement: number;
-  };
+  readonly rateLimits: Readonly<Required<RateLimitConfig>>;
 }
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);

@@ -11,6 +11,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@gatehouse/core';
 import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
+import { DEFAULTS } from '../config/defaults.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { RateLimitedError } from '../errors.js';
 import type { AuditTrail } from '../internal/audit.js';
@@ -71,7 +72,13 @@ export interface ProtectionDeps {
 export function createProtection(deps: ProtectionDeps): Protection {
   const { config, store, now } = deps;
   const limits = config.rateLimits;
-  const limiter = createRateLimiter({ ...limits, counters: store.failures, log: deps.log, now });
+  const limiter = createRateLimiter({
+    ...limits,
+    ...DEFAULTS.rateLimitTracking,
+    counters: store.failures,
+    log: deps.log,
+    now,
+  });
   const token = {
     address: (req: IncomingMessage) => clientAddress(req, config.proxy),
     limiter,

@@ -63,7 +63,7 @@ export interface RateLimiter {
  *
  * @example
  * ```ts
- * const options: RateLimiterOptions = { ...DEFAULTS.rateLimits, counters, log, now: epoch };
+ * const options: RateLimiterOptions = { ...config.rateLimits, ...DEFAULTS.rateLimitTracking, counters, log, now: epoch };
  * ```
  */
 export interface RateLimiterOptions {
@@ -97,7 +97,7 @@ interface Tracked {
  *
  * @example
  * ```ts
- * const limiter = createRateLimiter({ ...config.rateLimits, counters: store.failures, log, now: epoch });
+ * const limiter = createRateLimiter({ ...config.rateLimits, ...DEFAULTS.rateLimitTracking, counters: store.failures, log, now: epoch });
  * limiter.hit([{ key: `token-client\n${clientId}`, max: 600 }], epoch()); // [0]
  * await limiter.close();
  * ```

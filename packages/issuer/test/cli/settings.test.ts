@@ -35,8 +35,8 @@ const FIXED = [
   'responses.jwksMaxAge',
   'responses.maxEcho',
   'responses.maxErrorDescription',
-  'rateLimits.maxKeys',
-  'rateLimits.keysPerStatement',
+  'rateLimitTracking.maxKeys',
+  'rateLimitTracking.keysPerStatement',
 ];
 
 function leaves(tree: OptionTree | Readonly<Record<string, unknown>>, prefix = ''): string[] {

@@ -1,7 +1,7 @@
 /**
  * One public origin (catalogue B70–B72): the issuer's public URL is `https://id.example.test`, while
  * the tests reach it on a loopback port, sending forged `Host`, `X-Forwarded-Host` and
- * `X-Forwarded-Proto` headers (and absolute-form request targets), with and without `trustProxy`,
+ * `X-Forwarded-Proto` headers (and absolute-form request targets), with and without a trusted proxy hop,
  * at the root of the origin and under a path prefix.
  * Every URL the issuer emits — discovery, JWKS, every redirect of a sign-in and a sign-out, the links
  * of its pages — names the configured base URL, never a forged host nor the address it listens on.
@@ -32,13 +32,13 @@ const urlsIn = (text: string): string[] => text.match(/https?:\/\/[^\s"'<>&\\]+/
 describe.each(DRIVERS)('%s', (driver) => {
   // The second case also puts the issuer under a path prefix of its public URL.
   describe.each([
-    { trustProxy: false, path: '' },
-    { trustProxy: true, path: '/auth' },
-  ])('trustProxy $trustProxy, base path "$path"', ({ trustProxy, path }) => {
+    { hops: 0, path: '' },
+    { hops: 1, path: '/auth' },
+  ])('proxy.hops $hops, base path "$path"', ({ hops, path }) => {
     const PUBLIC = `${ORIGIN}${path}`;
     let t: TestIssuer;
     beforeAll(async () => {
-      t = await startIssuer(driver, { baseUrl: PUBLIC, trustProxy });
+      t = await startIssuer(driver, { baseUrl: PUBLIC, proxy: { hops } });
       await loadWorld(t);
     });
     afterAll(() => t.close());
