@@ -143,6 +143,7 @@ const ROWS: readonly Row[] = [
   ['rateLimits.managementPerClient', 'integer', '<n>', 'Management API requests per client per window'],
   ['rateLimits.tokenPerClient', 'integer', '<n>', 'token endpoint requests per client id per window'],
   ['rateLimits.tokenPerAddress', 'integer', '<n>', 'token endpoint requests per client address per window'],
+  ['rateLimits.syncInterval', 'integer', '<ms>', 'ms between flushes of rate-limit counts to the database'],
   ['log.level', 'string', '<level>', 'fatal|error|warn|info|debug|trace|silent'],
   ['keys.algorithm', 'string', '<alg>', 'RS256, PS256, ES256 or EdDSA for new signing keys'],
   ['keys.rsaModulusLength', 'integer', '<bits>', 'RSA key size (2048–4096)'],

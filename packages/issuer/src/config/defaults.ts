@@ -162,6 +162,19 @@ export const DEFAULTS = Object.freeze({
     tokenPerClient: 600,
     /** Token endpoint requests per client address per window (several clients may share a host). */
     tokenPerAddress: 1_200,
+    /**
+     * Milliseconds between an instance's flushes of its counts to the database (requests are decided in
+     * memory, never waiting for it). Across instances a limit can be exceeded by at most what the other
+     * instances counted during one interval.
+     */
+    syncInterval: 1_000,
+  }),
+  /** How each instance keeps its rate-limit counts in memory (fixed; see protection/rate-limiter.ts). */
+  rateLimitTracking: Object.freeze({
+    /** Keys (client ids, addresses) an instance tracks at once; the least recently used are flushed and forgotten. */
+    maxKeys: 50_000,
+    /** Keys sent in one flush statement (within SQLite's and PostgreSQL's parameter limits). */
+    keysPerStatement: 5_000,
   }),
   subjectTokens: Object.freeze({
     /** Lifetime of a subject token in seconds (10 min): long enough to hand over, short enough to be useless later. At most 3600. */

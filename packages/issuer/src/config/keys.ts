@@ -54,7 +54,7 @@ export const OPTION_TREE: OptionTree = Object.freeze({
     'concurrentHashes',
     'queuedHashes',
   ),
-  rateLimits: leaves('window', 'managementPerClient', 'tokenPerClient', 'tokenPerAddress'),
+  rateLimits: leaves('window', 'managementPerClient', 'tokenPerClient', 'tokenPerAddress', 'syncInterval'),
   log: leaves('level', 'destination', 'logger'),
   keys: leaves('algorithm', 'rsaModulusLength', 'gracePeriod', 'reloadInterval'),
   ttl: leaves(

@@ -86,6 +86,12 @@ export interface RateLimitConfig {
   tokenPerClient?: number;
   /** Token endpoint requests per client address per window. Default 1200. */
   tokenPerAddress?: number;
+  /**
+   * Milliseconds between an instance's flushes of its counts to the shared store (10–3600000). Default
+   * 1000. Across instances a limit can be exceeded by at most what the other instances counted in one
+   * interval.
+   */
+  syncInterval?: number;
 }
 
 /**
@@ -135,6 +141,7 @@ const RATE_LIMITS = z.strictObject({
   managementPerClient: int(1, 10_000_000).optional(),
   tokenPerClient: int(1, 10_000_000).optional(),
   tokenPerAddress: int(1, 10_000_000).optional(),
+  syncInterval: int(10, 3_600_000).optional(),
 });
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, option: string): T {

@@ -1,8 +1,9 @@
 /**
  * The issuer's protections against abuse, built once per issuer: the client address of a request
  * (the one function every per-address limit keys on), sign-in throttling and lockout, the Management
- * API rate limit and the token-endpoint rate limits. Every counter lives in the store, shared by all
- * instances on one PostgreSQL database.
+ * API rate limit and the token-endpoint rate limits. Every counter is shared by all instances on one
+ * PostgreSQL database: sign-in failures are counted in the store as they happen; rate limits are
+ * decided in memory and flushed to the store every `rateLimits.syncInterval` ms (see rate-limiter.ts).
  *
  * @module
  */
@@ -10,6 +11,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@gatehouse/core';
 import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
+import { DEFAULTS } from '../config/defaults.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { RateLimitedError } from '../errors.js';
 import type { AuditTrail } from '../internal/audit.js';
@@ -37,7 +39,7 @@ export interface Protection {
   readonly limitManagement: (auth: AuthInfo) => Promise<void>;
   /** Install the address and the token-endpoint limits on a (re)built provider. */
   readonly install: (provider: Provider) => void;
-  /** Stop the password-hashing threads. */
+  /** Stop the password-hashing threads; flush the rate-limit counts and stop their timer. */
   readonly close: () => Promise<void>;
 }
 
@@ -70,7 +72,13 @@ export interface ProtectionDeps {
 export function createProtection(deps: ProtectionDeps): Protection {
   const { config, store, now } = deps;
   const limits = config.rateLimits;
-  const limiter = createRateLimiter(limits.window, store.failures);
+  const limiter = createRateLimiter({
+    ...limits,
+    ...DEFAULTS.rateLimitTracking,
+    counters: store.failures,
+    log: deps.log,
+    now,
+  });
   const token = {
     address: (req: IncomingMessage) => clientAddress(req, config.proxy),
     limiter,
@@ -82,10 +90,12 @@ export function createProtection(deps: ProtectionDeps): Protection {
   return {
     address: token.address,
     signIn,
-    close: () => signIn.close(),
+    async close() {
+      await Promise.all([signIn.close(), limiter.close()]);
+    },
     async limitManagement(auth) {
       const key = `management\n${auth.clientId ?? auth.subject}`;
-      const [wait] = await limiter.hit([{ key, max: limits.managementPerClient }], now());
+      const [wait] = limiter.hit([{ key, max: limits.managementPerClient }], now());
       if (wait! > 0) throw new RateLimitedError(wait!);
     },
     install: (provider) => installTokenEndpointProtection(provider, token),

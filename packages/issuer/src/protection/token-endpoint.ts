@@ -27,7 +27,7 @@ import type { RateLimiter } from './rate-limiter.js';
 export interface TokenEndpointProtection {
   /** The client address of a request. */
   readonly address: (req: IncomingMessage) => string;
-  /** The shared request counters. */
+  /** The request counters (decided in memory, shared through the store). */
   readonly limiter: RateLimiter;
   /** Token requests per client id per window. */
   readonly perClient: number;
@@ -57,7 +57,7 @@ export function installTokenEndpointProtection(provider: Provider, deps: TokenEn
     const ctx = Provider.ctx as KoaContextWithOIDC | undefined;
     if (ctx?.oidc?.route === 'token' && !counted.has(ctx)) {
       counted.add(ctx);
-      const [byAddress, byClient] = await deps.limiter.hit(
+      const [byAddress, byClient] = deps.limiter.hit(
         [
           { key: `token-address\n${ctx.ip}`, max: deps.perAddress },
           { key: `token-client\n${id}`, max: deps.perClient },

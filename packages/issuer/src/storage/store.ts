@@ -260,11 +260,12 @@ export interface FailureCounterStore {
    */
   increment(key: string, now: number, window: number): Promise<FailureWindow>;
   /**
-   * {@link FailureCounterStore.increment} of several distinct keys in one statement (one round trip);
-   * resolves to their windows in the order given.
+   * {@link FailureCounterStore.increment} of several distinct keys in one statement (one round trip),
+   * each by its `count` (default 1; 0 only reads the open window, opening one when none is): resolves to
+   * their windows in the order given.
    */
   incrementAll(
-    entries: readonly { readonly key: string; readonly window: number }[],
+    entries: readonly { readonly key: string; readonly window: number; readonly count?: number }[],
     now: number,
   ): Promise<FailureWindow[]>;
   /** Forget `key`'s window (a successful sign-in, a lock placed). */

@@ -37,6 +37,8 @@ const FIXED = [
   'responses.maxErrorDescription',
   'console.clientId',
   'console.assetMaxAge',
+  'rateLimitTracking.maxKeys',
+  'rateLimitTracking.keysPerStatement',
 ];
 
 function leaves(tree: OptionTree | Readonly<Record<string, unknown>>, prefix = ''): string[] {

@@ -30,6 +30,7 @@ describe('protection settings', () => {
     [{ signIn: { lockDuration: 'long' } }, '"signIn.lockDuration" must be a number'],
     [{ signIn: { delay: 500, maxDelay: 100 } }, '"signIn.maxDelay" must be at least signIn.delay'],
     [{ rateLimits: { window: 7_200 } }, '"rateLimits.window" must be at most 3600'],
+    [{ rateLimits: { syncInterval: 5 } }, '"rateLimits.syncInterval" must be at least 10'],
     [{ rateLimits: [] }, '"rateLimits" must be an object'],
     [{ proxy: { addresses: '10.0.0.0/8' } }, '"proxy.addresses" must be a list'],
     [

@@ -343,6 +343,37 @@ describe.each(DRIVERS)('%s store', (driver) => {
     expect(await store.failures.purgeExpired(10)).toBe(0);
   });
 
+  it('failure counters: incrementAll adds each key its count in one statement (0 reads the open window)', async () => {
+    expect(
+      await store.failures.incrementAll(
+        [
+          { key: 'a', window: 60, count: 5 },
+          { key: 'b', window: 30 },
+        ],
+        100,
+      ),
+    ).toEqual([
+      { count: 5, endsAt: 160 },
+      { count: 1, endsAt: 130 },
+    ]);
+    expect(
+      await store.failures.incrementAll(
+        [
+          { key: 'b', window: 60, count: 0 },
+          { key: 'a', window: 60, count: 3 },
+        ],
+        110,
+      ),
+    ).toEqual([
+      { count: 1, endsAt: 130 },
+      { count: 8, endsAt: 160 },
+    ]);
+    // An ended window starts over at the count sent.
+    expect(await store.failures.incrementAll([{ key: 'a', window: 60, count: 4 }], 160)).toEqual([
+      { count: 4, endsAt: 220 },
+    ]);
+  });
+
   it('exclusive: sections under one name never overlap; a failure releases the lock', async () => {
     const events: string[] = [];
     const section = (id: number) =>

@@ -1,6 +1,7 @@
 /**
- * Failure counters in fixed windows (the token-exchange failure limiter): one upsert counts a failure
- * atomically, opening a new window when the previous one ended.
+ * Counters in fixed windows (the token-exchange failure limiter, sign-in throttling, the rate limiters'
+ * shared totals): one upsert adds to any number of counters atomically, opening a new window for each
+ * whose previous one ended.
  *
  * @module
  */
@@ -30,12 +31,12 @@ export const toWindow = (row: Row): FailureWindow => ({ count: num(row.count), e
 export function failureCounterStore(db: Executor): FailureCounterStore {
   const incrementAll: FailureCounterStore['incrementAll'] = async (entries, now) => {
     const rows = await db.many(
-      `INSERT INTO failure_counters (key, count, ends_at) VALUES ${entries.map(() => '(?, 1, ?)').join(', ')}
+      `INSERT INTO failure_counters (key, count, ends_at) VALUES ${entries.map(() => '(?, ?, ?)').join(', ')}
        ON CONFLICT (key) DO UPDATE SET
-         count = CASE WHEN failure_counters.ends_at <= ? THEN 1 ELSE failure_counters.count + 1 END,
+         count = CASE WHEN failure_counters.ends_at <= ? THEN excluded.count ELSE failure_counters.count + excluded.count END,
          ends_at = CASE WHEN failure_counters.ends_at <= ? THEN excluded.ends_at ELSE failure_counters.ends_at END
        RETURNING key, count, ends_at`,
-      [...entries.flatMap(({ key, window }) => [key, now + window]), now, now],
+      [...entries.flatMap(({ key, window, count }) => [key, count ?? 1, now + window]), now, now],
     );
     const byKey = new Map(rows.map((row) => [String(row.key), toWindow(row)]));
     return entries.map(({ key }) => byKey.get(key)!);
