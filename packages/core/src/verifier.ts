@@ -30,13 +30,14 @@ import {
   KeysUnavailableError,
   MissingTokenError,
 } from './errors.js';
+import { andThen, type Maybe } from './internal/maybe.js';
+import { verifySignature } from './internal/platform.js';
 import type { KeyEntry } from './jwk.js';
 import { type KeySetStats, RemoteKeySet } from './jwks.js';
 import { JwsParser, type ParsedJws } from './jws.js';
 import { type ResolvedOptions, resolveOptions, type VerifierOptions } from './options.js';
 import { hasScopes, type ScopeMode, toScopeList } from './scopes.js';
 import { SenderConstraint } from './sender-constraint.js';
-import { verifySignature } from './signature.js';
 import type { AuthInfo, RequestLike } from './types.js';
 
 /** Per-call requirements. */
@@ -158,15 +159,23 @@ export function createVerifier(options: VerifierOptions): Verifier {
     return keys.resolve(kid, alg).then((found) => finish(token, jws, found));
   }
 
-  function finish(token: string, jws: ParsedJws, candidates: readonly KeyEntry[]): AuthInfo {
-    const { alg, typ } = jws.header;
-    let verified = false;
-    for (const entry of candidates) {
-      if (verifySignature(alg, entry.key, jws.signingInput, jws.signature)) {
-        verified = true;
-        break;
-      }
+  /** Whether a candidate key, tried in order, verifies the signature (a promise only on WebCrypto). */
+  function signedByAny(jws: ParsedJws, candidates: readonly KeyEntry[], from = 0): Maybe<boolean> {
+    for (let i = from; i < candidates.length; i++) {
+      const ok = verifySignature(jws.header.alg, candidates[i]!.key, jws.signingInput, jws.signature);
+      if (ok === true) return true;
+      if (ok !== false) return ok.then((yes) => yes || signedByAny(jws, candidates, i + 1));
     }
+    return false;
+  }
+
+  function finish(token: string, jws: ParsedJws, candidates: readonly KeyEntry[]): Maybe<AuthInfo> {
+    const verified = signedByAny(jws, candidates);
+    return verified === true ? accept(token, jws) : andThen(verified, (ok) => accept(token, jws, ok));
+  }
+
+  function accept(token: string, jws: ParsedJws, verified = true): AuthInfo {
+    const { typ } = jws.header;
     if (!verified) throw invalid('signature');
     if (typ !== lastTyp) {
       lastTypOk = checkType(typ, resolved.strict);

@@ -7,7 +7,7 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 
 describe('decodeBase64url', () => {
   it('decodes unpadded base64url of every length class', () => {
-    expect(decodeBase64url('eyJhIjoxfQ')?.toString()).toBe('{"a":1}');
+    expect(Buffer.from(decodeBase64url('eyJhIjoxfQ')!).toString()).toBe('{"a":1}');
     expect(decodeBase64url('AAAA')).toEqual(Buffer.from([0, 0, 0]));
     expect(decodeBase64url('AAA')).toEqual(Buffer.from([0, 0]));
     expect(decodeBase64url('AA')).toEqual(Buffer.from([0]));
@@ -64,7 +64,7 @@ describe('decodeBase64url', () => {
           const altered = canonical.slice(0, index) + c + canonical.slice(index + 1);
           if (altered === canonical) return;
           const decoded = decodeBase64url(altered);
-          if (decoded !== undefined) expect(decoded.equals(Buffer.from(bytes))).toBe(false);
+          if (decoded !== undefined) expect(Buffer.from(decoded).equals(Buffer.from(bytes))).toBe(false);
         },
       ),
       { numRuns: 500 },
@@ -77,7 +77,7 @@ describe('decodeBase64url', () => {
         fc.string({ unit: fc.constantFrom(...ALPHABET, '=', '+', '/', ' '), minLength: 0, maxLength: 24 }),
         (input) => {
           const decoded = decodeBase64url(input);
-          if (decoded !== undefined) expect(decoded.toString('base64url')).toBe(input);
+          if (decoded !== undefined) expect(Buffer.from(decoded).toString('base64url')).toBe(input);
         },
       ),
       { numRuns: 500 },
