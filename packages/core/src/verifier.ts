@@ -30,6 +30,7 @@ import {
   KeysUnavailableError,
   MissingTokenError,
 } from './errors.js';
+import { type FetchRequestOptions, isFetchRequest, toRequestLike } from './fetch-request.js';
 import { andThen, type Maybe } from './internal/maybe.js';
 import { verifySignature } from './internal/platform.js';
 import type { KeyEntry } from './jwk.js';
@@ -51,7 +52,7 @@ export interface VerifyOptions {
 }
 
 /** Options of {@link Verifier.authenticate}. */
-export interface AuthenticateOptions extends VerifyOptions {
+export interface AuthenticateOptions extends VerifyOptions, FetchRequestOptions {
   /** Let requests without any token through as anonymous (`undefined`); a present but bad token still fails. */
   optional?: boolean;
 }
@@ -72,12 +73,19 @@ export interface Verifier {
    * Extract the access token of a request (RFC 6750 §2; the `DPoP` scheme of RFC 9449 unless DPoP is
    * disabled), verify it and its sender binding (DPoP proof, client certificate). Rejects with
    * `MissingTokenError` when there is none, unless `optional` is set (then resolves to `undefined`).
+   * `request` is an adapter's {@link RequestLike} or a WHATWG `Request` (Bun, Deno, Workers, Next.js,
+   * Hono), whose URL names the `htu` of DPoP proofs unless the `origin` option is given.
+   *
+   * @example
+   * ```ts
+   * const auth = await verifier.authenticate(request, { scopes: 'read:orders', origin: 'https://api.example.com' });
+   * ```
    */
   authenticate(
-    request: RequestLike,
+    request: RequestLike | Request,
     options: AuthenticateOptions & { optional: true },
   ): Promise<AuthInfo | undefined>;
-  authenticate(request: RequestLike, options?: AuthenticateOptions): Promise<AuthInfo>;
+  authenticate(request: RequestLike | Request, options?: AuthenticateOptions): Promise<AuthInfo>;
   /** Check an already verified token against further requirements (scopes, delegation). Throws an `AuthError`. */
   authorize(info: AuthInfo, options: VerifyOptions): void;
   /**
@@ -242,7 +250,22 @@ export function createVerifier(options: VerifierOptions): Verifier {
   const isKnown = cache === undefined ? undefined : (token: string) => cache.has(token);
 
   // Not `async`, like verify(): a cached token with an in-memory replay store settles with one promise.
-  function authenticate(request: RequestLike, call: AuthenticateOptions = {}): Promise<AuthInfo | undefined> {
+  function authenticate(
+    request: RequestLike | Request,
+    call: AuthenticateOptions = {},
+  ): Promise<AuthInfo | undefined> {
+    if (!isFetchRequest(request)) return authenticateLike(request, call);
+    try {
+      const like = toRequestLike(request, call.origin);
+      return like instanceof Promise
+        ? like.then((r) => authenticateLike(r, call))
+        : authenticateLike(like, call);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  function authenticateLike(request: RequestLike, call: AuthenticateOptions): Promise<AuthInfo | undefined> {
     let scheme: 'bearer' | 'dpop' = 'bearer';
     try {
       const found = findCredentials(request, tokenSources, isKnown, acceptsDpop);

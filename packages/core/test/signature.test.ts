@@ -6,7 +6,7 @@
 import { constants, createHmac, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifier, SUPPORTED_ALGORITHMS } from '../src/index.js';
-import { importKey, verifySignature } from '../src/internal/platform.js';
+import { importKey, PLATFORM, verifySignature } from '../src/internal/platform.js';
 import type { Algorithm } from '../src/types.js';
 import { invalidToken } from './helpers/assertions.js';
 import {
@@ -57,6 +57,10 @@ async function verify(
 }
 
 describe('verifySignature', () => {
+  it('runs on the platform of its vitest project (core: node:crypto, core-web: WebCrypto)', () => {
+    expect(PLATFORM).toBe(process.env.GATEHOUSE_PLATFORM ?? 'node');
+  });
+
   const data = Buffer.from('header.payload');
   const otherKind = (alg: TestAlg): TestKey =>
     makeKey(alg.startsWith('ES') ? 'RS256' : alg === 'EdDSA' ? 'ES256' : 'EdDSA');
