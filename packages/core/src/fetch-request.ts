@@ -24,6 +24,12 @@ export interface FetchRequestOptions {
    * behind a proxy; without it, the request URL's own origin counts.
    */
   origin?: string;
+  /**
+   * The TLS client certificate (DER) of the connection, for certificate-bound tokens (RFC 8705), where
+   * the runtime exposes it (Node: `peerCertificate(socket)`). A configured `mtls.certificateHeader`
+   * (RFC 9440) is read from the request's headers instead.
+   */
+  clientCertificate?: Uint8Array | undefined;
 }
 
 /** Whether `value` is a WHATWG `Request` (duck-typed: frameworks and runtimes ship their own classes). */
@@ -67,11 +73,14 @@ function isForm(request: Request): boolean {
  *
  * @example
  * ```ts
- * const like = await toRequestLike(request, 'https://api.example.com');
+ * const like = await toRequestLike(request, { origin: 'https://api.example.com' });
  * ```
  */
-export function toRequestLike(request: Request, origin?: string): RequestLike | Promise<RequestLike> {
-  const base = checkedOrigin(origin);
+export function toRequestLike(
+  request: Request,
+  options: FetchRequestOptions = {},
+): RequestLike | Promise<RequestLike> {
+  const base = checkedOrigin(options.origin);
   const headers: Record<string, string | string[]> = {};
   request.headers.forEach((value, name) => {
     headers[name] = value;
@@ -85,6 +94,7 @@ export function toRequestLike(request: Request, origin?: string): RequestLike | 
     method: request.method,
     query: url.searchParams,
     url: requestUrl(base, url.protocol.slice(0, -1), url.host, `${url.pathname}${url.search}`),
+    clientCertificate: options.clientCertificate,
   };
   if (!isForm(request)) return like;
   return request

@@ -256,7 +256,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
   ): Promise<AuthInfo | undefined> {
     if (!isFetchRequest(request)) return authenticateLike(request, call);
     try {
-      const like = toRequestLike(request, call.origin);
+      const like = toRequestLike(request, call);
       return like instanceof Promise
         ? like.then((r) => authenticateLike(r, call))
         : authenticateLike(like, call);
