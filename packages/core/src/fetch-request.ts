@@ -10,7 +10,10 @@
  *   b64token never holds a comma; `Bearer a,b` stays one malformed value: `bad_syntax`).
  * - A form body (`application/x-www-form-urlencoded`, not GET/HEAD) is read from a clone, so a token
  *   sent there is found (and refused next to a header token), and the handler can still read the body.
- * - The URI is the request's own URL, or the `origin` option with the request's path and query.
+ * - The URI a proof's `htu` must name is built as the Node adapters build it: the `origin` option, else
+ *   the request URL's scheme with the `Host` header (what the client addressed), then the URL's path and
+ *   query. A URL the server took from an absolute-form request-target (RFC 9112 §3.2.2) therefore
+ *   counts only by its path, and without `Host` (HTTP/1.0) and without `origin` no proof can match.
  *
  * @module
  */
@@ -93,7 +96,12 @@ export function toRequestLike(
     headers,
     method: request.method,
     query: url.searchParams,
-    url: requestUrl(base, url.protocol.slice(0, -1), url.host, `${url.pathname}${url.search}`),
+    url: requestUrl(
+      base,
+      url.protocol.slice(0, -1),
+      request.headers.get('host') ?? undefined,
+      `${url.pathname}${url.search}`,
+    ),
     clientCertificate: options.clientCertificate,
   };
   if (!isForm(request)) return like;

@@ -90,22 +90,36 @@ describe('authenticate(Request)', () => {
     expect(await request.text()).toBe(`access_token=${token}`);
   });
 
-  it('DPoP: the proof names the request URL, or the origin option with its path and query', async () => {
+  it('D9: the proof names the Host the client addressed, or the origin option; path and query from the URL', async () => {
     const jkt = await import('./helpers/dpop.js').then((m) => m.thumbprintOf(dpopKey));
     const token = signToken(key, claims({ cnf: { jkt } }));
-    const proof = (url: string) => makeProof({ key: dpopKey, token, url });
-    const at = (url: string, htu: string, origin?: string) =>
+    const at = (url: string, htu: string, host: string | undefined, origin?: string) =>
       verifier.authenticate(
-        new Request(url, { headers: { authorization: `DPoP ${token}`, dpop: proof(htu) } }),
+        new Request(url, {
+          headers: {
+            authorization: `DPoP ${token}`,
+            dpop: makeProof({ key: dpopKey, token, url: htu }),
+            ...(host === undefined ? {} : { host }),
+          },
+        }),
         { origin },
       );
-    await expect(at('http://10.0.0.7:8080/orders?x=1', 'http://10.0.0.7:8080/orders')).resolves.toMatchObject(
-      {
-        confirmation: { jkt },
-      },
-    );
-    expect((await failure(at('http://10.0.0.7:8080/orders', URL_))).reason).toBe('dpop_htu');
-    await expect(at('http://10.0.0.7:8080/orders', URL_, 'https://api.test')).resolves.toBeDefined();
+    const lan = 'http://10.0.0.7:8080/orders?x=1';
+    await expect(at(lan, 'http://10.0.0.7:8080/orders', '10.0.0.7:8080')).resolves.toMatchObject({
+      confirmation: { jkt },
+    });
+    expect((await failure(at(lan, URL_, '10.0.0.7:8080'))).reason).toBe('dpop_htu');
+    await expect(at(lan, URL_, '10.0.0.7:8080', 'https://api.test')).resolves.toBeDefined();
+    // A URL the server took from an absolute-form target counts by its path only: the Host header decides.
+    await expect(
+      at('http://evil.test/orders', 'http://10.0.0.7:8080/orders', '10.0.0.7:8080'),
+    ).resolves.toBeDefined();
+    expect(
+      (await failure(at('http://evil.test/orders', 'http://evil.test/orders', '10.0.0.7:8080'))).reason,
+    ).toBe('dpop_htu');
+    // Without Host (HTTP/1.0) no proof matches, unless the origin is configured.
+    expect((await failure(at(lan, 'http://10.0.0.7:8080/orders', undefined))).reason).toBe('dpop_htu');
+    await expect(at(lan, URL_, undefined, 'https://api.test')).resolves.toBeDefined();
   });
 
   it('a bad origin option is a TypeError naming it', async () => {
