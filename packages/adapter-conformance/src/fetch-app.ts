@@ -74,7 +74,8 @@ export function createFetchHandler(setup: FetchSetup): FetchHandler {
   const { verifier, origin } = setup;
   const { metadata } = resolveAdapterOptions({ verifier, resourceMetadata: setup.resourceMetadata });
   return async (request, context = {}) => {
-    const { pathname } = new URL(request.url);
+    // A request without Host can have a relative URL (Bun): route on its path all the same.
+    const { pathname } = new URL(request.url, 'http://host.invalid');
     if (metadata !== undefined && pathname === metadata.path && request.method === 'GET')
       return json(metadata.document, 200, { ...metadata.headers });
     const route = ROUTES[pathname];

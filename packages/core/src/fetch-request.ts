@@ -91,7 +91,9 @@ export function toRequestLike(
   const authorization = headers.authorization;
   if (typeof authorization === 'string' && NEXT_CREDENTIAL.test(authorization))
     headers.authorization = authorization.split(NEXT_CREDENTIAL);
-  const url = new URL(request.url);
+  // Bun hands a request without Host (HTTP/1.0) a relative URL: then only its path and query are known.
+  const absolute = URL.parse(request.url);
+  const url = absolute ?? new URL(request.url, 'http://host.invalid');
   const like: RequestLike = {
     headers,
     method: request.method,
@@ -99,7 +101,7 @@ export function toRequestLike(
     url: requestUrl(
       base,
       url.protocol.slice(0, -1),
-      request.headers.get('host') ?? undefined,
+      absolute === null ? undefined : (request.headers.get('host') ?? undefined),
       `${url.pathname}${url.search}`,
     ),
     clientCertificate: options.clientCertificate,
