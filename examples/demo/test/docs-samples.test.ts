@@ -37,6 +37,7 @@ export const PAGES = [
   'docs/client.md',
   'docs/core.md',
   'docs/dpop.md',
+  'docs/runtimes.md',
 ];
 
 /** One fenced block and the marker before it. */

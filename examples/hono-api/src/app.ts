@@ -28,7 +28,7 @@ export interface AppOptions {
   jwksUri?: string;
   /** `fetch` for discovery and the JWKS (tests pass `issuer.fetch` from `@gatehouse/testing`). */
   fetch?: typeof fetch;
-  /** Accept `http:` issuer URLs (a local development issuer only). Default `false`. */
+  /** Allow `http:` issuer and JWKS URLs on non-loopback hosts (never in production). Default `false`. */
   allowInsecureHttp?: boolean;
   /** Where audit and error lines go. Default `console`. */
   logger?: Logger;

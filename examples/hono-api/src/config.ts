@@ -4,7 +4,7 @@
  * - `ISSUER` (required): issuer identifier of the authorization server.
  * - `AUDIENCE` (required): resource indicator of this API.
  * - `JWKS_URI`: JWKS URL (default: discovered from the issuer).
- * - `ALLOW_INSECURE_HTTP=1`: accept an `http:` issuer (local development only).
+ * - `ALLOW_INSECURE_HTTP=1`: allow `http:` issuer URLs beyond loopback (never in production).
  * - `PORT`: default 4001. `HOST`: default 127.0.0.1.
  *
  * @module

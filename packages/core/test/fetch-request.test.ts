@@ -122,6 +122,17 @@ describe('authenticate(Request)', () => {
     await expect(at(lan, URL_, undefined, 'https://api.test')).resolves.toBeDefined();
   });
 
+  it('behind a proxy, the origin option names the URL a proof must carry', async () => {
+    const jkt = await import('./helpers/dpop.js').then((m) => m.thumbprintOf(dpopKey));
+    const token = signToken(key, claims({ cnf: { jkt } }));
+    const proof = makeProof({ key: dpopKey, token, url: 'https://api.example.com/orders' });
+    const request = new Request('http://10.0.0.7:8080/orders', {
+      headers: { host: '10.0.0.7:8080', authorization: `DPoP ${token}`, dpop: proof },
+    });
+    const auth = await verifier.authenticate(request, { origin: 'https://api.example.com' });
+    expect(auth.confirmation?.jkt).toBe(jkt);
+  });
+
   it('a bad origin option is a TypeError naming it', async () => {
     await expect(
       verifier.authenticate(new Request(URL_), { origin: 'https://api.test/path' }),
