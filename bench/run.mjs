@@ -45,6 +45,11 @@ const BENCHES = {
     file: 'packages/redis/bench/replay.bench.mjs',
     about: '@gatehouse/redis record() vs a PING round trip and MemoryReplayStore (needs redis-server)',
   },
+  runtimes: {
+    file: 'bench/runtimes/run.mjs',
+    about:
+      "core's WebCrypto build vs jose.jwtVerify on Bun, Deno and workerd (binaries from the npm packages)",
+  },
   http: {
     file: 'bench/http/run.mjs',
     about: 'adapters vs bare frameworks, hand-written jose and peer libraries (autocannon)',
