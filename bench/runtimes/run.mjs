@@ -82,13 +82,13 @@ const config = {
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
-const bundle = async (entry, conditions) => {
+const bundle = async (entry, conditions, platform = 'neutral') => {
   const outfile = join(dir, entry);
   await build({
     entryPoints: [join(here, entry)],
     bundle: true,
     format: 'esm',
-    platform: 'neutral',
+    platform,
     target: 'es2022',
     conditions,
     mainFields: ['module', 'main'],
@@ -100,24 +100,31 @@ const bundle = async (entry, conditions) => {
   return outfile;
 };
 
-function run(command, args) {
-  const argv = pinned ? ['-c', '0', command, ...args] : args;
-  const r = spawnSync(pinned ? 'taskset' : command, argv, { encoding: 'utf8', maxBuffer: 1 << 24 });
-  if (r.status !== 0) throw new Error(`${command} failed: ${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split('\n').pop());
+/** Run a runtime to completion (asynchronously: this process serves the JWKS meanwhile). */
+async function run(command, args) {
+  const child = spawn(pinned ? 'taskset' : command, pinned ? ['-c', '0', command, ...args] : args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
+  const [code] = await once(child, 'exit');
+  if (code !== 0) throw new Error(`${command} failed: ${stderr}`);
+  return JSON.parse(stdout.trim().split('\n').pop());
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const results = {};
 
 // Node, WebCrypto build in this process (for reference: Node itself gets the node:crypto build).
-const nodeBundle = await bundle('web-verify.mjs', ['node']);
+const nodeBundle = await bundle('web-verify.mjs', ['node'], 'node');
 results['node (WebCrypto build)'] = await (await import(pathToFileURL(nodeBundle).href)).measure(config);
 
 const mainBundle = await bundle('bun-main.mjs', ['bun']);
-results.bun = run(join(bins, 'bun'), [mainBundle, JSON.stringify(config)]);
+results.bun = await run(join(bins, 'bun'), [mainBundle, JSON.stringify(config)]);
 const denoBundle = await bundle('bun-main.mjs', ['deno']);
-results.deno = run(join(bins, 'deno'), [
+results.deno = await run(join(bins, 'deno'), [
   'run',
   '--allow-net',
   '--allow-env',

@@ -31,6 +31,8 @@ export interface VerifyKey {
   /** The JWK's members, canonical: two keys are the same when this is. */
   readonly id: string;
   readonly imported: Map<Algorithm, Promise<CryptoKey | undefined>>;
+  /** The keys whose import has settled, so the hot path awaits only `verify`. */
+  readonly ready: Map<Algorithm, CryptoKey | undefined>;
 }
 
 /** WebCrypto's types, named from the global `crypto` (core's TypeScript config has no DOM library). */
@@ -79,7 +81,10 @@ async function importFor(jwk: PublicJwk, alg: Algorithm): Promise<CryptoKey | un
 function keyFor(key: VerifyKey, alg: Algorithm): Promise<CryptoKey | undefined> {
   let imported = key.imported.get(alg);
   if (imported === undefined) {
-    imported = importFor(key.jwk, alg);
+    imported = importFor(key.jwk, alg).then((cryptoKey) => {
+      key.ready.set(alg, cryptoKey);
+      return cryptoKey;
+    });
     key.imported.set(alg, imported);
   }
   return imported;
@@ -98,6 +103,7 @@ export async function importKey(jwk: PublicJwk, alg: Algorithm): Promise<VerifyK
         .map((name) => [name, jwk[name]]),
     ),
     imported: new Map(),
+    ready: new Map(),
   };
   return (await keyFor(key, alg)) === undefined ? undefined : key;
 }
@@ -107,27 +113,42 @@ export function sameKey(a: VerifyKey, b: VerifyKey): boolean {
   return a.id === b.id;
 }
 
-/** Verify a JWS signature. Resolves to `false` for any mismatch or malformed signature; never rejects. */
-export async function verifySignature(
+function subtleVerify(
+  alg: Algorithm,
+  cryptoKey: CryptoKey | undefined,
+  data: Uint8Array,
+  signature: Uint8Array,
+): Promise<boolean> {
+  if (cryptoKey === undefined) return Promise.resolve(false);
+  try {
+    return crypto.subtle
+      .verify(
+        verifyParams(alg),
+        cryptoKey,
+        signature as Uint8Array<ArrayBuffer>,
+        data as Uint8Array<ArrayBuffer>,
+      )
+      .catch(() => false);
+  } catch {
+    // An implementation that throws rather than rejects (malformed input) still answers `false`.
+    return Promise.resolve(false);
+  }
+}
+
+/**
+ * Verify a JWS signature. Resolves to `false` for any mismatch or malformed signature; never rejects.
+ * Once the key is imported for `alg`, one promise per call: WebCrypto's own.
+ */
+export function verifySignature(
   alg: Algorithm,
   key: VerifyKey,
   data: Uint8Array,
   signature: Uint8Array,
 ): Promise<boolean> {
   const size = EC_SIZE[alg];
-  if (size !== undefined && !isEcdsaShape(signature, size)) return false;
-  const cryptoKey = await keyFor(key, alg);
-  if (cryptoKey === undefined) return false;
-  try {
-    return await crypto.subtle.verify(
-      verifyParams(alg),
-      cryptoKey,
-      signature as Uint8Array<ArrayBuffer>,
-      data as Uint8Array<ArrayBuffer>,
-    );
-  } catch {
-    return false;
-  }
+  if (size !== undefined && !isEcdsaShape(signature, size)) return Promise.resolve(false);
+  if (key.ready.has(alg)) return subtleVerify(alg, key.ready.get(alg), data, signature);
+  return keyFor(key, alg).then((cryptoKey) => subtleVerify(alg, cryptoKey, data, signature));
 }
 
 const encoder = new TextEncoder();
