@@ -50,6 +50,11 @@ const BENCHES = {
     about:
       "core's WebCrypto build vs jose.jwtVerify on Bun, Deno and workerd (binaries from the npm packages)",
   },
+  hono: {
+    file: 'bench/runtimes/hono-http.mjs',
+    about: "Hono + @gatehouse/hono vs bare Hono and Hono's jwk middleware, on Node and Bun (autocannon)",
+    setup: () => installHttpBench(),
+  },
   http: {
     file: 'bench/http/run.mjs',
     about: 'adapters vs bare frameworks, hand-written jose and peer libraries (autocannon)',
