@@ -45,6 +45,16 @@ const BENCHES = {
     file: 'packages/redis/bench/replay.bench.mjs',
     about: '@gatehouse/redis record() vs a PING round trip and MemoryReplayStore (needs redis-server)',
   },
+  runtimes: {
+    file: 'bench/runtimes/run.mjs',
+    about:
+      "core's WebCrypto build vs jose.jwtVerify on Bun, Deno and workerd (binaries from the npm packages)",
+  },
+  hono: {
+    file: 'bench/runtimes/hono-http.mjs',
+    about: "Hono + @gatehouse/hono vs bare Hono and Hono's jwk middleware, on Node and Bun (autocannon)",
+    setup: () => installHttpBench(),
+  },
   http: {
     file: 'bench/http/run.mjs',
     about: 'adapters vs bare frameworks, hand-written jose and peer libraries (autocannon)',

@@ -38,6 +38,7 @@ export const PAGES = [
   'docs/core.md',
   'docs/dpop.md',
   'docs/console.md',
+  'docs/runtimes.md',
 ];
 
 /** One fenced block and the marker before it. */

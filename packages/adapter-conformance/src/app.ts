@@ -27,7 +27,9 @@ import { createServer as createHttpServer, type RequestListener, type Server } f
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Server as TlsServer } from 'node:tls';
-import type { AuthInfo, Confirmation, ResourceMetadataOptions, Verifier } from '@gatehouse/core';
+import type { ResourceMetadataOptions, Verifier } from '@gatehouse/core';
+
+export { describeAuth, SCOPES } from './describe.js';
 
 /** The frameworks under test. */
 export const FRAMEWORKS = ['express', 'fastify', 'koa', 'nestjs-express', 'nestjs-fastify'] as const;
@@ -73,32 +75,6 @@ export interface RunningApp {
   /** `http://127.0.0.1:PORT` */
   readonly url: string;
   close(): Promise<void>;
-}
-
-/** Scopes the scoped routes require. */
-export const SCOPES = Object.freeze({
-  one: 'read:users',
-  pair: Object.freeze(['read:users', 'write:users']),
-});
-
-/** The JSON body every route answers with; `bound` shows the sender binding the verifier checked. */
-export function describeAuth(auth: AuthInfo | undefined): Record<string, unknown> {
-  if (auth === undefined) return { anonymous: true };
-  return {
-    subject: auth.subject ?? null,
-    scopes: auth.scopes,
-    delegated: auth.delegated,
-    actor: auth.actor?.sub ?? null,
-    bound: binding(auth.confirmation),
-  };
-}
-
-/** How the verified token was bound to its sender: `dpop`, `mtls`, `dpop+mtls`, or `null` (a bearer token). */
-function binding(cnf: Confirmation | undefined): string | null {
-  const kinds = [];
-  if (cnf?.jkt !== undefined) kinds.push('dpop');
-  if (cnf?.['x5t#S256'] !== undefined) kinds.push('mtls');
-  return kinds.length === 0 ? null : kinds.join('+');
 }
 
 /** Listen on a random loopback port. */

@@ -25,6 +25,7 @@ import type { TestCertificate, TestIssuer } from '@gatehouse/testing';
 import { expect } from 'vitest';
 import {
   type AnyVariant,
+  type AppSetup,
   AUDIENCE,
   type CatalogueCase,
   DPOP_VARIANT_CONFIG,
@@ -62,8 +63,16 @@ export interface DeployEnv {
   readonly serverCertificate: TestCertificate;
 }
 
-/** Deploy the suite's app for `variant` on `framework`, with a verifier of its own. */
-export async function deploy(env: DeployEnv, framework: Framework, variant: AnyVariant): Promise<Deployment> {
+/**
+ * Deploy the suite's app for `variant` on `framework`, with a verifier of its own; `start` replaces the
+ * framework's starter (the Request-based targets of runtimes.test.ts).
+ */
+export async function deploy(
+  env: DeployEnv,
+  framework: Framework,
+  variant: AnyVariant,
+  start: (setup: AppSetup) => Promise<RunningApp> = START[framework],
+): Promise<Deployment> {
   const { issuer, serverCertificate } = env;
   let count = 0;
   const counted: typeof fetch = (input, init) => {
@@ -83,7 +92,7 @@ export async function deploy(env: DeployEnv, framework: Framework, variant: AnyV
     ...(config.dpop === undefined ? {} : { dpop: config.dpop }),
     ...(config.mtls === undefined ? {} : { mtls: config.mtls }),
   });
-  const app = await START[framework]({
+  const app = await start({
     verifier,
     resourceMetadata: variant === 'metadata' ? RESOURCE_METADATA : undefined,
     maxHeaderSize: variant === 'large' ? 256 * 1024 : undefined,

@@ -101,7 +101,8 @@ function flag(value: unknown, option: 'optional' | 'allowDelegation' | 'handleEr
   return value;
 }
 
-function publicOrigin(value: unknown): string | undefined {
+/** Validate an `origin` option: `scheme://host[:port]` (http or https), or a `TypeError` naming it. */
+export function publicOrigin(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   const must =
     'must be an absolute http(s) origin such as "https://api.example.com" (no path, query or fragment)';

@@ -11,9 +11,9 @@
  *
  * @module
  */
-import { createHmac } from 'node:crypto';
+import { encodeBase64url, hmacSha256 } from './internal/platform.js';
 
-const LABEL = Buffer.from('gatehouse-dpop-nonce', 'ascii');
+const LABEL = new TextEncoder().encode('gatehouse-dpop-nonce');
 /** Bytes of HMAC kept: 144 bits, far beyond guessing within a step. */
 const MAC_BYTES = 18;
 
@@ -35,10 +35,14 @@ export class NonceSource {
   }
 
   #nonceOf(step: number): string {
-    const stepBytes = Buffer.alloc(6);
-    stepBytes.writeUIntBE(step, 0, 6);
-    const mac = createHmac('sha256', this.#secret).update(LABEL).update(stepBytes).digest();
-    return Buffer.concat([stepBytes, mac.subarray(0, MAC_BYTES)]).toString('base64url');
+    // step (6 bytes, big-endian) ‖ HMAC(LABEL ‖ step) truncated; steps stay below 2^48.
+    const out = new Uint8Array(6 + MAC_BYTES);
+    for (let i = 5, rest = step; i >= 0; i--, rest = Math.floor(rest / 256)) out[i] = rest % 256;
+    const input = new Uint8Array(LABEL.length + 6);
+    input.set(LABEL);
+    input.set(out.subarray(0, 6), LABEL.length);
+    out.set(hmacSha256(this.#secret, input).subarray(0, MAC_BYTES), 6);
+    return encodeBase64url(out);
   }
 
   #roll(now: number): void {

@@ -20,7 +20,6 @@
  *
  * @module
  */
-import { createPublicKey, type KeyObject } from 'node:crypto';
 import { NonceSource } from './dpop-nonce.js';
 import type { ResolvedDpopOptions } from './dpop-options.js';
 import {
@@ -32,8 +31,9 @@ import {
 import { decodeBase64url } from './internal/base64url.js';
 import { countHeaderLines } from './internal/headers.js';
 import { parseJsonObject } from './internal/json.js';
+import { andThen, type Maybe } from './internal/maybe.js';
+import { asciiBytes, importKey, type VerifyKey, verifySignature } from './internal/platform.js';
 import { type KeyEntry, keyMatchesAlgorithm } from './jwk.js';
-import { verifySignature } from './signature.js';
 import { jwkThumbprint } from './thumbprint.js';
 import type { Algorithm, RequestLike } from './types.js';
 
@@ -53,7 +53,7 @@ export interface CheckedProof {
 
 interface ProofHeader {
   readonly alg: Algorithm;
-  readonly key: KeyObject;
+  readonly key: VerifyKey;
   readonly jkt: string;
 }
 
@@ -149,20 +149,40 @@ export class DpopProofChecker {
    * access token whose hash is `ath` (`undefined` for a proof sent without one, e.g. to a token
    * endpoint, where `ath` is not checked). `now` in seconds.
    */
-  check(proof: string, method: string, url: string, ath: string | undefined, now: number): CheckedProof {
+  check(
+    proof: string,
+    method: string,
+    url: string,
+    ath: string | undefined,
+    now: number,
+  ): Maybe<CheckedProof> {
     const first = proof.indexOf('.');
     const second = first === -1 ? -1 : proof.indexOf('.', first + 1);
     if (second === -1 || proof.indexOf('.', second + 1) !== -1) throw this.#fail('dpop_malformed');
     const encodedHeader = proof.slice(0, first);
     const header = this.#headers.get(encodedHeader) ?? this.#parseHeader(encodedHeader);
+    return andThen(header, (ready) => {
+      const payloadBytes = decodeBase64url(proof.slice(first + 1, second));
+      const signature = decodeBase64url(proof.slice(second + 1));
+      const claims = payloadBytes === undefined ? undefined : parseJsonObject(payloadBytes);
+      if (claims === undefined || signature === undefined) throw this.#fail('dpop_malformed');
+      const verified = verifySignature(ready.alg, ready.key, asciiBytes(proof.slice(0, second)), signature);
+      return andThen(verified, (ok) => {
+        if (!ok) throw this.#fail('dpop_signature');
+        return this.#checkClaims(ready, claims, method, url, ath, now);
+      });
+    });
+  }
 
-    const payloadBytes = decodeBase64url(proof.slice(first + 1, second));
-    const signature = decodeBase64url(proof.slice(second + 1));
-    const claims = payloadBytes === undefined ? undefined : parseJsonObject(payloadBytes);
-    if (claims === undefined || signature === undefined) throw this.#fail('dpop_malformed');
-    const input = Buffer.from(proof.slice(0, second), 'latin1');
-    if (!verifySignature(header.alg, header.key, input, signature)) throw this.#fail('dpop_signature');
-
+  /** Checks 3 and 8–12, on a proof whose signature verified. */
+  #checkClaims(
+    header: ProofHeader,
+    claims: Record<string, unknown>,
+    method: string,
+    url: string,
+    ath: string | undefined,
+    now: number,
+  ): CheckedProof {
     const { jti, htm, htu, iat } = claims;
     if (typeof jti !== 'string' || jti.length === 0 || jti.length > MAX_JTI) throw this.#fail('dpop_jti');
     if (typeof htm !== 'string' || htm !== method) throw this.#fail('dpop_htm');
@@ -181,7 +201,7 @@ export class DpopProofChecker {
     };
   }
 
-  #parseHeader(encoded: string): ProofHeader {
+  #parseHeader(encoded: string): Maybe<ProofHeader> {
     const bytes = decodeBase64url(encoded);
     const raw = bytes === undefined ? undefined : parseJsonObject(bytes);
     if (raw === undefined) throw this.#fail('dpop_malformed');
@@ -190,20 +210,21 @@ export class DpopProofChecker {
     const alg = raw.alg;
     if (typeof alg !== 'string' || !this.#options.algorithms.has(alg as Algorithm))
       throw this.#fail('dpop_algorithm');
-    const imported = importProofKey(raw.jwk, alg as Algorithm);
-    if (imported === undefined) throw this.#fail('dpop_key');
-    const header: ProofHeader = Object.freeze({ alg: alg as Algorithm, ...imported });
-    if (this.#headers.size >= HEADER_MEMO_MAX) this.#headers.clear();
-    this.#headers.set(encoded, header);
-    return header;
+    return andThen(importProofKey(raw.jwk, alg as Algorithm), (imported) => {
+      if (imported === undefined) throw this.#fail('dpop_key');
+      const header: ProofHeader = Object.freeze({ alg: alg as Algorithm, ...imported });
+      if (this.#headers.size >= HEADER_MEMO_MAX) this.#headers.clear();
+      this.#headers.set(encoded, header);
+      return header;
+    });
   }
 }
 
 /**
  * Import a proof's header `jwk` for `alg`: a public key of the right type and size, or `undefined`.
- * Synchronous (`createPublicKey` with `format: 'jwk'`), since it runs for every new client key.
+ * Synchronous on Node (`createPublicKey`), since it runs for every new client key; a promise on WebCrypto.
  */
-function importProofKey(jwk: unknown, alg: Algorithm): { key: KeyObject; jkt: string } | undefined {
+function importProofKey(jwk: unknown, alg: Algorithm): Maybe<{ key: VerifyKey; jkt: string } | undefined> {
   if (jwk === null || typeof jwk !== 'object' || Array.isArray(jwk)) return undefined;
   const j = jwk as Record<string, unknown>;
   for (const name of PRIVATE_MEMBERS) if (name in j) return undefined;
@@ -218,13 +239,8 @@ function importProofKey(jwk: unknown, alg: Algorithm): { key: KeyObject; jkt: st
     if (typeof value !== 'string') return undefined;
     publicJwk[name] = value;
   }
-  let key: KeyObject;
-  try {
-    key = createPublicKey({ key: publicJwk, format: 'jwk' });
-  } catch {
-    return undefined;
-  }
-  if (j.kty === 'RSA' && (key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) return undefined;
   const jkt = jwkThumbprint(publicJwk);
-  return jkt === undefined ? undefined : { key, jkt };
+  if (jkt === undefined) return undefined;
+  // An invalid key, or an RSA key under 2048 bits, comes back `undefined`.
+  return andThen(importKey(publicJwk, alg), (key) => (key === undefined ? undefined : { key, jkt }));
 }

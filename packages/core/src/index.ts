@@ -42,6 +42,7 @@ export type {
   ResolvedDpopOptions,
   ResolvedMtlsOptions,
 } from './dpop-options.js';
+export { errorResponse } from './error-response.js';
 export {
   type AnyAuthError,
   AuthError,
@@ -64,6 +65,7 @@ export {
   UnavailableError,
   UseDpopNonceError,
 } from './errors.js';
+export type { FetchRequestOptions } from './fetch-request.js';
 export { closest as closestName, rejectUnknownKeys as rejectUnknownOptions } from './internal/known-keys.js';
 export type { KeySetStats } from './jwks.js';
 export {

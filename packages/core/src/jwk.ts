@@ -3,13 +3,13 @@
  *
  * A JWK is never used when it is symmetric (`kty: "oct"`), an RSA key under 2048 bits, marked for
  * encryption (`use: "enc"`), or has `key_ops` without `verify` (RFC 7517 §4.2–4.3, RFC 7518 §3.3).
- * Only the public members are imported (a published private key is not trusted either). Import goes
- * through jose's `importJWK`, then becomes a `KeyObject` for the synchronous hot path.
+ * Only the public members are imported (a published private key is not trusted either), by the
+ * platform (a `KeyObject` on Node for the synchronous hot path, WebCrypto keys elsewhere).
  *
  * @module
  */
-import { KeyObject } from 'node:crypto';
-import { importJWK, type JWK } from 'jose';
+import { EC_CURVE } from './internal/algorithms.js';
+import { importKey, type PublicJwk, type VerifyKey } from './internal/platform.js';
 import type { Algorithm } from './types.js';
 
 /** A usable public key from the JWKS. */
@@ -20,10 +20,8 @@ export interface KeyEntry {
   readonly kty: 'RSA' | 'EC' | 'OKP';
   /** `crv` for EC and OKP keys. */
   readonly crv: string | undefined;
-  readonly key: KeyObject;
+  readonly key: VerifyKey;
 }
-
-const EC_CURVE: Partial<Record<Algorithm, string>> = { ES256: 'P-256', ES384: 'P-384', ES512: 'P-521' };
 
 /** Whether `entry` may verify a signature made with `alg`. */
 export function keyMatchesAlgorithm(entry: KeyEntry, alg: Algorithm): boolean {
@@ -41,7 +39,7 @@ export function keyMatchesAlgorithm(entry: KeyEntry, alg: Algorithm): boolean {
     case 'ES512':
       return entry.kty === 'EC' && entry.crv === EC_CURVE[alg];
     case 'EdDSA':
-      // Ed25519 only: Ed448 keys cannot be imported by jose and are never used.
+      // Ed25519 only: Ed448 keys are never used.
       return entry.kty === 'OKP' && entry.crv === 'Ed25519';
     case 'Ed25519':
       return entry.kty === 'OKP' && entry.crv === 'Ed25519';
@@ -50,7 +48,7 @@ export function keyMatchesAlgorithm(entry: KeyEntry, alg: Algorithm): boolean {
   }
 }
 
-const IMPORT_ALG: Record<string, string> = {
+const IMPORT_ALG: Readonly<Record<string, Algorithm>> = {
   'P-256': 'ES256',
   'P-384': 'ES384',
   'P-521': 'ES512',
@@ -71,13 +69,14 @@ export async function importVerificationKey(jwk: unknown): Promise<KeyEntry | un
   if (j.key_ops !== undefined && !(Array.isArray(j.key_ops) && j.key_ops.includes('verify')))
     return undefined;
 
-  let publicJwk: JWK;
-  let importAlg: string | undefined;
+  let publicJwk: Record<string, string | undefined>;
+  let importAlg: Algorithm | undefined;
   const kty = j.kty;
   if (kty === 'RSA') {
     publicJwk = { kty, n: str(j.n), e: str(j.e) };
-    importAlg = str(j.alg) ?? 'RS256';
-    if (!/^(?:RS|PS)(?:256|384|512)$/.test(importAlg)) return undefined;
+    const alg = str(j.alg) ?? 'RS256';
+    if (!/^(?:RS|PS)(?:256|384|512)$/.test(alg)) return undefined;
+    importAlg = alg as Algorithm;
   } else if (kty === 'EC') {
     publicJwk = { kty, crv: str(j.crv), x: str(j.x), y: str(j.y) };
     importAlg = IMPORT_ALG[str(j.crv) ?? ''];
@@ -88,17 +87,11 @@ export async function importVerificationKey(jwk: unknown): Promise<KeyEntry | un
     return undefined;
   }
   if (importAlg === undefined) return undefined;
+  if (Object.values(publicJwk).some((value) => value === undefined)) return undefined;
 
-  let key: KeyObject;
-  try {
-    const imported = await importJWK(publicJwk, importAlg);
-    if (imported instanceof Uint8Array) return undefined;
-    key = KeyObject.from(imported);
-  } catch {
-    return undefined;
-  }
-  if (key.type !== 'public') return undefined;
-  if (kty === 'RSA' && (key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) return undefined;
+  // RSA keys under 2048 bits and anything that is not a valid public key come back `undefined`.
+  const key = await importKey(publicJwk as PublicJwk, importAlg);
+  if (key === undefined) return undefined;
 
   return Object.freeze({ kid: str(j.kid), alg: str(j.alg), kty, crv: str(j.crv), key });
 }

@@ -20,6 +20,7 @@
 import { type ErrorContext, InvalidTokenError, type KeySetError, KeysUnavailableError } from './errors.js';
 import { explain } from './internal/explain.js';
 import { FetchFailure, type FetchLimits, fetchJson } from './internal/fetch.js';
+import { sameKey } from './internal/platform.js';
 import { importVerificationKey, type KeyEntry, keyMatchesAlgorithm } from './jwk.js';
 import type { JwksOptions } from './options.js';
 import type { Algorithm } from './types.js';
@@ -279,6 +280,6 @@ function sameKeys(a: readonly KeyEntry[], b: readonly KeyEntry[]): boolean {
   if (a.length !== b.length) return false;
   return a.every((entry, i) => {
     const other = b[i]!;
-    return entry.kid === other.kid && entry.alg === other.alg && entry.key.equals(other.key);
+    return entry.kid === other.kid && entry.alg === other.alg && sameKey(entry.key, other.key);
   });
 }

@@ -18,6 +18,7 @@
 import { type ErrorContext, InvalidTokenError } from './errors.js';
 import { decodeBase64url } from './internal/base64url.js';
 import { parseJsonObject } from './internal/json.js';
+import { asciiBytes } from './internal/platform.js';
 import type { Algorithm } from './types.js';
 
 /** The header fields verification uses. */
@@ -32,8 +33,8 @@ export interface ParsedJws {
   readonly header: JwsHeader;
   readonly payload: Record<string, unknown>;
   /** ASCII bytes of `header.payload`, the JWS signing input. */
-  readonly signingInput: Buffer;
-  readonly signature: Buffer;
+  readonly signingInput: Uint8Array;
+  readonly signature: Uint8Array;
 }
 
 const HEADER_CACHE_MAX = 256;
@@ -67,7 +68,7 @@ export class JwsParser {
     const payload = parseJsonObject(payloadBytes);
     if (payload === undefined) throw this.#malformed();
 
-    return { header, payload, signingInput: Buffer.from(token.slice(0, second), 'latin1'), signature };
+    return { header, payload, signingInput: asciiBytes(token.slice(0, second)), signature };
   }
 
   #malformed(): InvalidTokenError {

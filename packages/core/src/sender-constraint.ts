@@ -13,7 +13,6 @@
  *
  * @module
  */
-import { hash } from 'node:crypto';
 import type { ResolvedDpopOptions, ResolvedMtlsOptions } from './dpop-options.js';
 import { type CheckedProof, DpopProofChecker } from './dpop-proof.js';
 import {
@@ -24,6 +23,7 @@ import {
   ReplayStoreUnavailableError,
 } from './errors.js';
 import { decodeBase64 } from './internal/base64url.js';
+import { sha256Base64url } from './internal/platform.js';
 import { certificateThumbprint } from './thumbprint.js';
 import type { AuthInfo, RequestLike } from './types.js';
 
@@ -95,7 +95,8 @@ export class SenderConstraint {
 
   /**
    * Check `info`'s binding for a request. `request` and `proof` are absent for a bare `verify(token)`,
-   * which therefore accepts unbound tokens only. Returns a promise only when the replay store is async.
+   * which therefore accepts unbound tokens only. Returns a promise only when the replay store is async
+   * or the platform verifies proofs asynchronously (WebCrypto).
    */
   check(
     info: AuthInfo,
@@ -128,6 +129,12 @@ export class SenderConstraint {
       this.#athOf(info),
       now,
     );
+    if (checked instanceof Promise) return checked.then((ready) => this.#bind(ready, jkt, scheme));
+    return this.#bind(checked, jkt, scheme);
+  }
+
+  /** The proof key must be the one the token is bound to; then the proof must be new. */
+  #bind(checked: CheckedProof, jkt: string, scheme: Scheme): undefined | Promise<void> {
     if (checked.jkt !== jkt) throw this.#invalid('dpop_binding', scheme);
     return this.#record(checked);
   }
@@ -169,5 +176,5 @@ export class SenderConstraint {
 
 /** RFC 9449 §4.2 `ath`: base64url SHA-256 of the ASCII access token. */
 export function athOf(token: string): string {
-  return hash('sha256', token, 'base64url');
+  return sha256Base64url(token);
 }

@@ -3,12 +3,12 @@
  * - `jkt` (RFC 9449 §6.1): the RFC 7638 SHA-256 thumbprint of the client's DPoP public key;
  * - `x5t#S256` (RFC 8705 §3.1): the SHA-256 of the DER client certificate.
  *
- * Both are computed synchronously with `node:crypto`: jose's `calculateJwkThumbprint` is async
+ * Both are computed synchronously (the platform's SHA-256): jose's `calculateJwkThumbprint` is async
  * (WebCrypto digest), and the thumbprint sits on the per-request path of every new proof key.
  *
  * @module
  */
-import { hash } from 'node:crypto';
+import { sha256Base64url } from './internal/platform.js';
 
 /** The members RFC 7638 §3.2 hashes, per key type, already in lexicographic order. */
 const REQUIRED_MEMBERS: Readonly<Record<string, readonly string[]>> = Object.freeze({
@@ -45,7 +45,7 @@ export function jwkThumbprint(jwk: Readonly<Record<string, unknown>>): string | 
     if (typeof value !== 'string') return undefined;
     json += `${json.length === 1 ? '' : ','}"${name}":${JSON.stringify(value)}`;
   }
-  return hash('sha256', `${json}}`, 'base64url');
+  return sha256Base64url(`${json}}`);
 }
 
 /**
@@ -59,5 +59,5 @@ export function jwkThumbprint(jwk: Readonly<Record<string, unknown>>): string | 
  * ```
  */
 export function certificateThumbprint(der: Uint8Array): string {
-  return hash('sha256', der, 'base64url');
+  return sha256Base64url(der);
 }

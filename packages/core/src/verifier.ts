@@ -30,13 +30,15 @@ import {
   KeysUnavailableError,
   MissingTokenError,
 } from './errors.js';
+import { type FetchRequestOptions, isFetchRequest, toRequestLike } from './fetch-request.js';
+import { andThen, type Maybe } from './internal/maybe.js';
+import { verifySignature } from './internal/platform.js';
 import type { KeyEntry } from './jwk.js';
 import { type KeySetStats, RemoteKeySet } from './jwks.js';
 import { JwsParser, type ParsedJws } from './jws.js';
 import { type ResolvedOptions, resolveOptions, type VerifierOptions } from './options.js';
 import { hasScopes, type ScopeMode, toScopeList } from './scopes.js';
 import { SenderConstraint } from './sender-constraint.js';
-import { verifySignature } from './signature.js';
 import type { AuthInfo, RequestLike } from './types.js';
 
 /** Per-call requirements. */
@@ -50,7 +52,7 @@ export interface VerifyOptions {
 }
 
 /** Options of {@link Verifier.authenticate}. */
-export interface AuthenticateOptions extends VerifyOptions {
+export interface AuthenticateOptions extends VerifyOptions, FetchRequestOptions {
   /** Let requests without any token through as anonymous (`undefined`); a present but bad token still fails. */
   optional?: boolean;
 }
@@ -71,12 +73,19 @@ export interface Verifier {
    * Extract the access token of a request (RFC 6750 §2; the `DPoP` scheme of RFC 9449 unless DPoP is
    * disabled), verify it and its sender binding (DPoP proof, client certificate). Rejects with
    * `MissingTokenError` when there is none, unless `optional` is set (then resolves to `undefined`).
+   * `request` is an adapter's {@link RequestLike} or a WHATWG `Request` (Bun, Deno, Workers, Next.js,
+   * Hono), whose URL names the `htu` of DPoP proofs unless the `origin` option is given.
+   *
+   * @example
+   * ```ts
+   * const auth = await verifier.authenticate(request, { scopes: 'read:orders', origin: 'https://api.example.com' });
+   * ```
    */
   authenticate(
-    request: RequestLike,
+    request: RequestLike | Request,
     options: AuthenticateOptions & { optional: true },
   ): Promise<AuthInfo | undefined>;
-  authenticate(request: RequestLike, options?: AuthenticateOptions): Promise<AuthInfo>;
+  authenticate(request: RequestLike | Request, options?: AuthenticateOptions): Promise<AuthInfo>;
   /** Check an already verified token against further requirements (scopes, delegation). Throws an `AuthError`. */
   authorize(info: AuthInfo, options: VerifyOptions): void;
   /**
@@ -158,15 +167,23 @@ export function createVerifier(options: VerifierOptions): Verifier {
     return keys.resolve(kid, alg).then((found) => finish(token, jws, found));
   }
 
-  function finish(token: string, jws: ParsedJws, candidates: readonly KeyEntry[]): AuthInfo {
-    const { alg, typ } = jws.header;
-    let verified = false;
-    for (const entry of candidates) {
-      if (verifySignature(alg, entry.key, jws.signingInput, jws.signature)) {
-        verified = true;
-        break;
-      }
+  /** Whether a candidate key, tried in order, verifies the signature (a promise only on WebCrypto). */
+  function signedByAny(jws: ParsedJws, candidates: readonly KeyEntry[], from = 0): Maybe<boolean> {
+    for (let i = from; i < candidates.length; i++) {
+      const ok = verifySignature(jws.header.alg, candidates[i]!.key, jws.signingInput, jws.signature);
+      if (ok === true) return true;
+      if (ok !== false) return ok.then((yes) => yes || signedByAny(jws, candidates, i + 1));
     }
+    return false;
+  }
+
+  function finish(token: string, jws: ParsedJws, candidates: readonly KeyEntry[]): Maybe<AuthInfo> {
+    const verified = signedByAny(jws, candidates);
+    return verified === true ? accept(token, jws) : andThen(verified, (ok) => accept(token, jws, ok));
+  }
+
+  function accept(token: string, jws: ParsedJws, verified = true): AuthInfo {
+    const { typ } = jws.header;
     if (!verified) throw invalid('signature');
     if (typ !== lastTyp) {
       lastTypOk = checkType(typ, resolved.strict);
@@ -233,7 +250,22 @@ export function createVerifier(options: VerifierOptions): Verifier {
   const isKnown = cache === undefined ? undefined : (token: string) => cache.has(token);
 
   // Not `async`, like verify(): a cached token with an in-memory replay store settles with one promise.
-  function authenticate(request: RequestLike, call: AuthenticateOptions = {}): Promise<AuthInfo | undefined> {
+  function authenticate(
+    request: RequestLike | Request,
+    call: AuthenticateOptions = {},
+  ): Promise<AuthInfo | undefined> {
+    if (!isFetchRequest(request)) return authenticateLike(request, call);
+    try {
+      const like = toRequestLike(request, call);
+      return like instanceof Promise
+        ? like.then((r) => authenticateLike(r, call))
+        : authenticateLike(like, call);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  function authenticateLike(request: RequestLike, call: AuthenticateOptions): Promise<AuthInfo | undefined> {
     let scheme: 'bearer' | 'dpop' = 'bearer';
     try {
       const found = findCredentials(request, tokenSources, isKnown, acceptsDpop);

@@ -1,12 +1,12 @@
 /**
- * Signature verification (src/signature.ts): ECDSA R‖S → DER conversion, verifySignature for every
- * algorithm, and security catalogue A cases 19, 21, 24, 25 and 45 through a real verifier for every
- * main algorithm.
+ * Signature verification: the platform's verifySignature for every algorithm (node:crypto, or
+ * WebCrypto in the core-web project), and security catalogue A cases 19, 21, 24, 25 and 45 through a
+ * real verifier for every main algorithm. The Node-only DER conversion is in internal/platform.test.ts.
  */
-import { constants, createHmac, type KeyObject, sign } from 'node:crypto';
+import { constants, createHmac, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifier, SUPPORTED_ALGORITHMS } from '../src/index.js';
-import { ecdsaToDer, verifySignature } from '../src/signature.js';
+import { importKey, PLATFORM, verifySignature } from '../src/internal/platform.js';
 import type { Algorithm } from '../src/types.js';
 import { invalidToken } from './helpers/assertions.js';
 import {
@@ -20,6 +20,7 @@ import {
   rawSign,
   signToken,
   type TestAlg,
+  type TestKey,
 } from './helpers/fixtures.js';
 import { type Harness, startHarness } from './helpers/harness.js';
 import { segments, signatureOf, withSignature } from './helpers/tokens.js';
@@ -36,99 +37,68 @@ const ALL_ALGS: readonly TestAlg[] = [
   'ES512',
   'EdDSA',
 ];
-const EC_SIZE = { ES256: 32, ES384: 48, ES512: 66 } as const;
 
-/** Split a DER ECDSA signature into fixed-size R‖S (test-side reference implementation). */
-function derToRaw(der: Buffer, size: number): Buffer {
-  let offset = der[1]! & 0x80 ? 2 + (der[1]! & 0x7f) : 2;
-  const parts: Buffer[] = [];
-  for (let i = 0; i < 2; i++) {
-    const len = der[offset + 1]!;
-    let int = der.subarray(offset + 2, offset + 2 + len);
-    while (int.length > size && int[0] === 0) int = int.subarray(1);
-    parts.push(Buffer.concat([Buffer.alloc(size - int.length), int]));
-    offset += 2 + len;
-  }
-  return Buffer.concat(parts);
+/**
+ * Verify through the platform under test: import `key`'s public members for `importAlg` (its own
+ * algorithm by default), then check `signature` as `alg`. Synchronous on Node, a promise on WebCrypto.
+ */
+async function verify(
+  alg: Algorithm,
+  key: TestKey,
+  data: Uint8Array,
+  signature: Uint8Array,
+  importAlg: Algorithm = key.alg,
+): Promise<boolean> {
+  const members = ['kty', 'crv', 'x', 'y', 'n', 'e'].filter((name) => typeof key.jwk[name] === 'string');
+  const jwk = Object.fromEntries(members.map((name) => [name, key.jwk[name] as string]));
+  const imported = await importKey(jwk, importAlg);
+  expect(imported, 'the public key imports').toBeDefined();
+  return verifySignature(alg, imported!, data, signature);
 }
 
-describe('ecdsaToDer', () => {
-  it.each(Object.entries(EC_SIZE))('%s: re-encodes R‖S exactly as OpenSSL encodes DER', (alg, size) => {
-    const key = makeKey(alg as TestAlg);
-    for (let i = 0; i < 64; i++) {
-      const der = sign(`sha${alg.slice(2)}`, Buffer.from(`message ${i}`), {
-        key: key.privateKey,
-        dsaEncoding: 'der',
-      });
-      expect(ecdsaToDer(derToRaw(der, size), size)?.toString('hex')).toBe(der.toString('hex'));
-    }
-  });
-
-  it('strips leading zero bytes and pads integers whose top bit is set', () => {
-    const raw = Buffer.alloc(64);
-    raw[31] = 0x01; // R = 1
-    raw[32] = 0x80; // S = 0x80 00 … 00
-    expect(ecdsaToDer(raw, 32)?.toString('hex')).toBe(`3026020101022100${'80'.padEnd(64, '0')}`);
-  });
-
-  it('uses the long length form for P-521 sized signatures', () => {
-    const raw = Buffer.alloc(132, 0xff);
-    const der = ecdsaToDer(raw, 66)!;
-    expect([...der.subarray(0, 3)]).toEqual([0x30, 0x81, 2 * (2 + 67)]);
-  });
-
-  it('refuses a wrong length, R = 0 or S = 0 (CVE-2022-21449)', () => {
-    const one = Buffer.alloc(64, 1);
-    expect(ecdsaToDer(one.subarray(0, 63), 32)).toBeUndefined();
-    expect(ecdsaToDer(Buffer.concat([one, Buffer.from([1])]), 32)).toBeUndefined();
-    expect(ecdsaToDer(Buffer.alloc(0), 32)).toBeUndefined();
-    expect(ecdsaToDer(Buffer.alloc(64), 32)).toBeUndefined();
-    expect(ecdsaToDer(Buffer.concat([Buffer.alloc(32), Buffer.alloc(32, 1)]), 32)).toBeUndefined();
-    expect(ecdsaToDer(Buffer.concat([Buffer.alloc(32, 1), Buffer.alloc(32)]), 32)).toBeUndefined();
-    expect(ecdsaToDer(one, 32)).toBeInstanceOf(Buffer);
-  });
-});
-
 describe('verifySignature', () => {
-  const data = Buffer.from('header.payload');
-  const otherKind = (alg: TestAlg): KeyObject =>
-    makeKey(alg.startsWith('ES') ? 'RS256' : alg === 'EdDSA' ? 'ES256' : 'EdDSA').publicKey;
+  it('runs on the platform of its vitest project (core: node:crypto, core-web: WebCrypto)', () => {
+    expect(PLATFORM).toBe(process.env.GATEHOUSE_PLATFORM ?? 'node');
+  });
 
-  it.each(ALL_ALGS)('%s: accepts its own signature and refuses any change', (alg) => {
+  const data = Buffer.from('header.payload');
+  const otherKind = (alg: TestAlg): TestKey =>
+    makeKey(alg.startsWith('ES') ? 'RS256' : alg === 'EdDSA' ? 'ES256' : 'EdDSA');
+
+  it.each(ALL_ALGS)('%s: accepts its own signature and refuses any change', async (alg) => {
     const key = makeKey(alg);
     const signature = rawSign(alg, key.privateKey, data.toString());
-    expect(verifySignature(alg, key.publicKey, data, signature)).toBe(true);
-    expect(verifySignature(alg, key.publicKey, Buffer.from('header.payloaD'), signature)).toBe(false);
+    expect(await verify(alg, key, data, signature)).toBe(true);
+    expect(await verify(alg, key, Buffer.from('header.payloaD'), signature)).toBe(false);
     const flipped = Buffer.from(signature);
     flipped[flipped.length >> 1]! ^= 0x01;
-    expect(verifySignature(alg, key.publicKey, data, flipped)).toBe(false);
-    expect(verifySignature(alg, key.publicKey, data, signature.subarray(0, -1))).toBe(false);
-    expect(verifySignature(alg, key.publicKey, data, Buffer.concat([signature, Buffer.from([0])]))).toBe(
-      false,
-    );
-    expect(verifySignature(alg, key.publicKey, data, Buffer.alloc(0))).toBe(false);
-    expect(verifySignature(alg, key.publicKey, data, Buffer.alloc(signature.length))).toBe(false);
+    expect(await verify(alg, key, data, flipped)).toBe(false);
+    expect(await verify(alg, key, data, signature.subarray(0, -1))).toBe(false);
+    expect(await verify(alg, key, data, Buffer.concat([signature, Buffer.from([0])]))).toBe(false);
+    expect(await verify(alg, key, data, Buffer.alloc(0))).toBe(false);
+    expect(await verify(alg, key, data, Buffer.alloc(signature.length))).toBe(false);
   });
 
   it.each(ALL_ALGS)(
     '%s: refuses another key of the same type, and never throws for a key of another type',
-    (alg) => {
+    async (alg) => {
       const signature = rawSign(alg, makeKey(alg).privateKey, data.toString());
-      expect(verifySignature(alg, makeKey(alg, 'other').publicKey, data, signature)).toBe(false);
-      expect(verifySignature(alg, otherKind(alg), data, signature)).toBe(false);
+      expect(await verify(alg, makeKey(alg, 'other'), data, signature)).toBe(false);
+      const other = otherKind(alg);
+      expect(await verify(alg, other, data, signature, other.alg)).toBe(false);
     },
   );
 
-  it('keeps PKCS#1 v1.5 and PSS apart', () => {
+  it('keeps PKCS#1 v1.5 and PSS apart', async () => {
     const key = makeKey('RS256');
     const pkcs1 = rawSign('RS256', key.privateKey, data.toString());
     const pss = rawSign('PS256', key.privateKey, data.toString());
-    expect(verifySignature('PS256', key.publicKey, data, pkcs1)).toBe(false);
-    expect(verifySignature('RS256', key.publicKey, data, pss)).toBe(false);
-    expect(verifySignature('PS256', key.publicKey, data, pss)).toBe(true);
+    expect(await verify('PS256', key, data, pkcs1)).toBe(false);
+    expect(await verify('RS256', key, data, pss)).toBe(false);
+    expect(await verify('PS256', key, data, pss)).toBe(true);
   });
 
-  it('requires the PSS salt length to equal the hash length (RFC 7518 §3.5)', () => {
+  it('requires the PSS salt length to equal the hash length (RFC 7518 §3.5)', async () => {
     const key = makeKey('PS256');
     for (const saltLength of [0, 20, constants.RSA_PSS_SALTLEN_MAX_SIGN]) {
       const signature = sign('sha256', data, {
@@ -136,21 +106,21 @@ describe('verifySignature', () => {
         padding: constants.RSA_PKCS1_PSS_PADDING,
         saltLength,
       });
-      expect(verifySignature('PS256', key.publicKey, data, signature)).toBe(false);
+      expect(await verify('PS256', key, data, signature)).toBe(false);
     }
   });
 
-  it('refuses a DER-encoded ECDSA signature (JWS uses R‖S)', () => {
+  it('refuses a DER-encoded ECDSA signature (JWS uses R‖S)', async () => {
     const key = makeKey('ES256');
     const der = sign('sha256', data, { key: key.privateKey, dsaEncoding: 'der' });
-    expect(verifySignature('ES256', key.publicKey, data, der)).toBe(false);
+    expect(await verify('ES256', key, data, der)).toBe(false);
   });
 
-  it('verifies Ed25519 under both EdDSA and the fully-specified Ed25519 name', () => {
+  it('verifies Ed25519 under both EdDSA and the fully-specified Ed25519 name', async () => {
     const key = makeKey('EdDSA');
     const signature = rawSign('EdDSA', key.privateKey, data.toString());
-    expect(verifySignature('EdDSA', key.publicKey, data, signature)).toBe(true);
-    expect(verifySignature('Ed25519', key.publicKey, data, signature)).toBe(true);
+    expect(await verify('EdDSA', key, data, signature)).toBe(true);
+    expect(await verify('Ed25519', key, data, signature)).toBe(true);
   });
 });
 
@@ -236,7 +206,12 @@ describe.each(MAIN_ALGS)('%s', (alg) => {
         ['one zero byte', Buffer.alloc(1)],
       ];
       if (alg === 'ES256') {
-        out.push(['DER instead of R‖S', ecdsaToDer(real, 32)!]);
+        const { header, payload } = segments(valid());
+        const der = sign('sha256', Buffer.from(`${header}.${payload}`), {
+          key: key.privateKey,
+          dsaEncoding: 'der',
+        });
+        out.push(['DER instead of R‖S', der]);
         out.push(['R = 0 with a real S', Buffer.concat([Buffer.alloc(32), real.subarray(32)])]);
         out.push(['S = 0 with a real R', Buffer.concat([real.subarray(0, 32), Buffer.alloc(32)])]);
         out.push(['R‖S swapped', Buffer.concat([real.subarray(32), real.subarray(0, 32)])]);
@@ -254,16 +229,16 @@ describe.each(MAIN_ALGS)('%s', (alg) => {
       await harness.rejects(token, SIGNATURE);
     });
 
-    it('the same refusals through ECDSA signatures of the other sizes', () => {
+    it('the same refusals through ECDSA signatures of the other sizes', async () => {
       if (alg !== 'ES256') return;
       const data = Buffer.from('x.y');
       for (const other of ['ES384', 'ES512'] as const) {
         const k = makeKey(other);
         const real = rawSign(other, k.privateKey, 'x.y');
-        const n = EC_SIZE[other];
-        expect(verifySignature(other, k.publicKey, data, real)).toBe(true);
-        expect(verifySignature(other, k.publicKey, data, Buffer.alloc(2 * n))).toBe(false);
-        expect(verifySignature(other, k.publicKey, data, ecdsaToDer(real, n)!)).toBe(false);
+        const der = sign(`sha${other.slice(2)}`, data, { key: k.privateKey, dsaEncoding: 'der' });
+        expect(await verify(other, k, data, real)).toBe(true);
+        expect(await verify(other, k, data, Buffer.alloc(real.length))).toBe(false);
+        expect(await verify(other, k, data, der)).toBe(false);
       }
     });
   });

@@ -1,11 +1,13 @@
 /**
- * Strict base64url (RFC 4648 §5, no padding), as RFC 7515 §2 requires. Node's decoder is lenient
+ * Strict base64url (RFC 4648 §5, no padding), as RFC 7515 §2 requires. The platform decoders are lenient (Node's
  * (it skips `=`, `+`, `/` and whitespace, and ignores the unused low bits of the last character), so
  * the alphabet and the canonical form are checked first: every byte string then has exactly one
  * accepted encoding, and a JWS signature segment cannot be altered while decoding to the same bytes.
  *
  * @module
  */
+
+import { base64Bytes, base64urlBytes } from './platform.js';
 
 const ALPHABET = /^[A-Za-z0-9_-]+$/;
 
@@ -22,20 +24,20 @@ function sextet(code: number): number {
  * Decode a non-empty, unpadded, canonical base64url string, or return `undefined` when it is not one
  * (wrong alphabet, padding, a length that cannot be base64, or non-zero unused bits in the last character).
  */
-export function decodeBase64url(segment: string): Buffer | undefined {
+export function decodeBase64url(segment: string): Uint8Array | undefined {
   const rest = segment.length % 4;
   if (rest === 1 || !ALPHABET.test(segment)) return undefined;
   // With 2 (3) characters in the last quantum, its last character carries 4 (2) unused bits that must be 0.
   if (rest !== 0 && (sextet(segment.charCodeAt(segment.length - 1)) & (rest === 2 ? 0x0f : 0x03)) !== 0) {
     return undefined;
   }
-  return Buffer.from(segment, 'base64url');
+  return base64urlBytes(segment);
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** Decode strict, padded standard base64 (RFC 4648 §4), or return `undefined` when it is not that. */
-export function decodeBase64(value: string): Buffer | undefined {
+export function decodeBase64(value: string): Uint8Array | undefined {
   if (value.length === 0 || !BASE64.test(value)) return undefined;
-  return Buffer.from(value, 'base64');
+  return base64Bytes(value);
 }

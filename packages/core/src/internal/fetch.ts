@@ -111,7 +111,13 @@ async function readCapped(response: Response, max: number, signal: AbortSignal):
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks, total).toString('utf8');
+  const body = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(body);
 }
 
 /** GET `url` and parse its JSON body within `limits`. Throws {@link FetchFailure}. */

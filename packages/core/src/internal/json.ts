@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { isUtf8 } from 'node:buffer';
+import { utf8Text } from './platform.js';
 
 /** Count member names in JSON text: every string token followed by `:`. `text` must be valid JSON. */
 function countTextMembers(text: string): number {
@@ -58,10 +58,8 @@ function countParsedMembers(root: object): number {
  * object, or repeat a member name anywhere.
  */
 export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> | undefined {
-  if (!isUtf8(bytes)) return undefined;
-  const text = (
-    Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  ).toString('utf8');
+  const text = utf8Text(bytes);
+  if (text === undefined) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,0 +1,33 @@
+/**
+ * What every route of the suite answers and which scopes it requires, free of any Node built-in so the
+ * apps that run on Bun, Deno and workerd (fetch-app.ts, hono-app.ts) share it with the Node ones.
+ *
+ * @module
+ */
+import type { AuthInfo, Confirmation } from '@gatehouse/core';
+
+/** Scopes the scoped routes require. */
+export const SCOPES = Object.freeze({
+  one: 'read:users',
+  pair: Object.freeze(['read:users', 'write:users']),
+});
+
+/** The JSON body every route answers with; `bound` shows the sender binding the verifier checked. */
+export function describeAuth(auth: AuthInfo | undefined): Record<string, unknown> {
+  if (auth === undefined) return { anonymous: true };
+  return {
+    subject: auth.subject ?? null,
+    scopes: auth.scopes,
+    delegated: auth.delegated,
+    actor: auth.actor?.sub ?? null,
+    bound: binding(auth.confirmation),
+  };
+}
+
+/** How the verified token was bound to its sender: `dpop`, `mtls`, `dpop+mtls`, or `null` (a bearer token). */
+function binding(cnf: Confirmation | undefined): string | null {
+  const kinds = [];
+  if (cnf?.jkt !== undefined) kinds.push('dpop');
+  if (cnf?.['x5t#S256'] !== undefined) kinds.push('mtls');
+  return kinds.length === 0 ? null : kinds.join('+');
+}

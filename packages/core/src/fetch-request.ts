@@ -1,0 +1,114 @@
+/**
+ * WHATWG `Request` support for `verifier.authenticate()`: the request as core sees it (RFC 6750 token
+ * sources, the `DPoP` header, the method and the URI a proof's `htu` must name), built the way the
+ * Node adapters build theirs, so Bun.serve, Deno.serve, Workers, Next.js route handlers and Hono get
+ * the same answers as Express, Fastify and Koa.
+ *
+ * - Headers: `Headers` joins repeated lines with `, `. A joined `Authorization` value whose parts after
+ *   a comma each start with an auth scheme and a space (`Bearer a, Bearer b`) is split back into its
+ *   lines, so it is refused as `multiple_tokens`, as the Node adapters refuse two header lines (a
+ *   b64token never holds a comma; `Bearer a,b` stays one malformed value: `bad_syntax`).
+ * - A form body (`application/x-www-form-urlencoded`, not GET/HEAD) is read from a clone, so a token
+ *   sent there is found (and refused next to a header token), and the handler can still read the body.
+ * - The URI a proof's `htu` must name is built as the Node adapters build it: the `origin` option, else
+ *   the request URL's scheme with the `Host` header (what the client addressed), then the URL's path and
+ *   query. A URL the server took from an absolute-form request-target (RFC 9112 §3.2.2) therefore
+ *   counts only by its path, and without `Host` (HTTP/1.0) and without `origin` no proof can match.
+ *
+ * @module
+ */
+import { publicOrigin, requestUrl } from './adapter-options.js';
+import type { RequestLike } from './types.js';
+
+/** Options for a WHATWG request. */
+export interface FetchRequestOptions {
+  /**
+   * The API's public origin (`https://api.example.com`) that DPoP proofs' `htu` must name. Set it
+   * behind a proxy; without it, the request URL's own origin counts.
+   */
+  origin?: string;
+  /**
+   * The TLS client certificate (DER) of the connection, for certificate-bound tokens (RFC 8705), where
+   * the runtime exposes it (Node: `peerCertificate(socket)`). A configured `mtls.certificateHeader`
+   * (RFC 9440) is read from the request's headers instead.
+   */
+  clientCertificate?: Uint8Array | undefined;
+}
+
+/** Whether `value` is a WHATWG `Request` (duck-typed: frameworks and runtimes ship their own classes). */
+export function isFetchRequest(value: unknown): value is Request {
+  const r = value as Partial<Request> | null;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.url === 'string' &&
+    typeof r.method === 'string' &&
+    typeof (r.headers as Partial<Headers> | undefined)?.get === 'function'
+  );
+}
+
+/** `, ` followed by an auth scheme (RFC 9110 §11.1 token) and a space: where a second header line began. */
+const NEXT_CREDENTIAL = /,[ \t]*(?=[!#$%&'*+.^_`|~0-9A-Za-z-]+ )/;
+
+/** Validated `origin` values, so a per-call option is parsed once. */
+const origins = new Map<string, string | undefined>();
+
+function checkedOrigin(origin: unknown): string | undefined {
+  if (origin === undefined) return undefined;
+  if (typeof origin === 'string') {
+    const hit = origins.get(origin);
+    if (hit !== undefined) return hit;
+  }
+  const valid = publicOrigin(origin);
+  if (origins.size >= 64) origins.clear();
+  origins.set(origin as string, valid);
+  return valid;
+}
+
+function isForm(request: Request): boolean {
+  if (request.method === 'GET' || request.method === 'HEAD' || request.body === null) return false;
+  const type = request.headers.get('content-type');
+  return type?.split(';')[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded';
+}
+
+/**
+ * The {@link RequestLike} of a WHATWG request: synchronous, or a promise when a form body is read.
+ *
+ * @example
+ * ```ts
+ * const like = await toRequestLike(request, { origin: 'https://api.example.com' });
+ * ```
+ */
+export function toRequestLike(
+  request: Request,
+  options: FetchRequestOptions = {},
+): RequestLike | Promise<RequestLike> {
+  const base = checkedOrigin(options.origin);
+  const headers: Record<string, string | string[]> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const authorization = headers.authorization;
+  if (typeof authorization === 'string' && NEXT_CREDENTIAL.test(authorization))
+    headers.authorization = authorization.split(NEXT_CREDENTIAL);
+  // Bun hands a request without Host (HTTP/1.0) a relative URL: then only its path and query are known.
+  const absolute = URL.parse(request.url);
+  const url = absolute ?? new URL(request.url, 'http://host.invalid');
+  const like: RequestLike = {
+    headers,
+    method: request.method,
+    query: url.searchParams,
+    url: requestUrl(
+      base,
+      url.protocol.slice(0, -1),
+      absolute === null ? undefined : (request.headers.get('host') ?? undefined),
+      `${url.pathname}${url.search}`,
+    ),
+    clientCertificate: options.clientCertificate,
+  };
+  if (!isForm(request)) return like;
+  return request
+    .clone()
+    .text()
+    .then((text) => ({ ...like, body: Object.fromEntries(new URLSearchParams(text)) }));
+}

@@ -1,0 +1,126 @@
+/**
+ * Hono 4 middleware: `requireAuth()` hands the standard `Request` to the core verifier and sets
+ * `c.get('auth')`; `requireScope()` checks the verified token against a route's scopes. Every failure
+ * is an `AuthError` from core, thrown as an `HTTPException` whose response is core's `errorResponse()`.
+ * Runs on every runtime Hono runs on; on Node (`@hono/node-server`) the TLS client certificate of the
+ * connection is passed on for certificate-bound tokens.
+ *
+ * @module
+ */
+import {
+  type AuthError,
+  errorResponse,
+  isAuthError,
+  MissingTokenError,
+  peerCertificate,
+  resolveAdapterOptions,
+  resolveScopeRequirement,
+  type Verifier,
+} from '@gatehouse/core';
+import type { Context, MiddlewareHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { RequireAuthHandler, RequireAuthOptions, RequireScopeOptions } from './types.js';
+
+/** What `requireScope()` needs from the `requireAuth()` that ran before it on the same request. */
+interface Guard {
+  readonly verifier: Verifier;
+  readonly handleErrors: boolean;
+}
+
+const guards = new WeakMap<Request, Guard>();
+
+/** An `AuthError` as Hono sees errors: an `HTTPException` answering with the RFC 6750 response. */
+function fail(err: unknown, guard: Guard): never {
+  if (!guard.handleErrors || !isAuthError(err)) throw err;
+  const error: AuthError = err;
+  throw new HTTPException(error.status as ConstructorParameters<typeof HTTPException>[0], {
+    res: errorResponse(error),
+    message: error.message,
+    cause: error,
+  });
+}
+
+/** The TLS client certificate on Node (`@hono/node-server` puts the IncomingMessage in `c.env`). */
+const certificateOf = (c: Context): Uint8Array | undefined =>
+  peerCertificate((c.env as { incoming?: { socket?: unknown } } | undefined)?.incoming?.socket);
+
+/**
+ * Protect routes with an access token. Sets `c.get('auth')` to the verified {@link AuthInfo}. Mounted
+ * with `app.use()`, it also serves the RFC 9728 document when `resourceMetadata` is set.
+ *
+ * @example
+ * ```ts
+ * import { Hono } from 'hono';
+ * import { requireAuth, requireScope } from '@gatehouse/hono';
+ *
+ * const app = new Hono();
+ * app.use('/orders/*', requireAuth({ issuer: 'https://id.example.com', audience: 'https://api.example.com' }));
+ * app.get('/orders', requireScope('read:orders'), (c) => c.json({ user: c.get('auth')?.subject }));
+ * ```
+ */
+export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
+  const { verifier, metadata, optional, allowDelegation, handleErrors, origin, warmUp } =
+    resolveAdapterOptions(options);
+  // Failures are reported through the verifier's onWarning; `await auth.ready()` to fail the boot.
+  if (warmUp) verifier.warmUp().catch(() => {});
+  const guard: Guard = Object.freeze({ verifier, handleErrors });
+
+  const serveMetadata = (c: Context): Response | undefined => {
+    if (metadata === undefined || (c.req.method !== 'GET' && c.req.method !== 'HEAD')) return undefined;
+    if (c.req.path !== metadata.path) return undefined;
+    return new Response(JSON.stringify(metadata.document), {
+      headers: { ...metadata.headers, 'content-type': 'application/json; charset=utf-8' },
+    });
+  };
+
+  const authenticate: MiddlewareHandler = async (c, next) => {
+    const served = serveMetadata(c);
+    if (served !== undefined) return served;
+    guards.set(c.req.raw, guard);
+    try {
+      const clientCertificate = certificateOf(c);
+      c.set(
+        'auth',
+        await verifier.authenticate(c.req.raw, { optional, allowDelegation, origin, clientCertificate }),
+      );
+    } catch (err) {
+      fail(err, guard);
+    }
+    await next();
+  };
+  const metadataOnly: MiddlewareHandler = async (c, next) => serveMetadata(c) ?? (await next());
+  return Object.assign(authenticate, {
+    verifier,
+    metadata: metadataOnly,
+    ready: () => verifier.warmUp(),
+  });
+}
+
+/**
+ * Require scopes of the token verified by a preceding {@link requireAuth}: 403 `insufficient_scope`
+ * when they are not granted, 401 for an anonymous request.
+ *
+ * @example
+ * ```ts
+ * app.delete('/orders/:id', requireScope(['orders:admin', 'orders:write'], { mode: 'any' }), handler);
+ * app.post('/refunds', requireScope('refunds:create', { allowDelegation: false }), handler);
+ * ```
+ */
+export function requireScope(
+  scopes: string | readonly string[],
+  options?: RequireScopeOptions,
+): MiddlewareHandler {
+  const call = resolveScopeRequirement(scopes, options);
+  return async (c, next) => {
+    const guard = guards.get(c.req.raw);
+    if (guard === undefined) throw new Error('requireScope() must run after requireAuth() on the same route');
+    try {
+      const auth = c.get('auth');
+      if (auth === undefined) throw new MissingTokenError(guard.verifier.context);
+      guard.verifier.authorize(auth, call);
+    } catch (err) {
+      fail(err, guard);
+    }
+    await next();
+  };
+}
