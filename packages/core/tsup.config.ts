@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
+import { library } from '../../tsup.preset.js';
 
 /** Redirects every import of the platform module to its WebCrypto twin (no Node built-in). */
 const webPlatform: NonNullable<Options['esbuildPlugins']>[number] = {
@@ -12,24 +13,15 @@ const webPlatform: NonNullable<Options['esbuildPlugins']>[number] = {
 
 export default defineConfig([
   // Node: node:crypto, ESM and CJS, with the type declarations every build shares.
-  {
-    entry: ['src/index.ts'],
-    format: ['esm', 'cjs'],
-    dts: true,
-    sourcemap: true,
-    clean: true,
-    target: 'node22',
-    platform: 'node',
-  },
+  library(),
   // Bun, Deno, workerd, browsers and any other runtime (`exports` conditions): WebCrypto.
-  {
+  library({
     entry: { 'web/index': 'src/index.ts' },
     format: ['esm'],
     dts: false,
-    sourcemap: true,
     clean: false,
     target: 'es2022',
     platform: 'neutral',
     esbuildPlugins: [webPlatform],
-  },
+  }),
 ]);

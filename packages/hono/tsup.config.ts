@@ -1,11 +1,5 @@
 import { defineConfig } from 'tsup';
+import { library } from '../../tsup.preset.js';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'es2022',
-  platform: 'neutral',
-});
+// Runtime-neutral output: Hono apps run on Node, Bun, Deno and workerd.
+export default defineConfig(library({ target: 'es2022', platform: 'neutral' }));

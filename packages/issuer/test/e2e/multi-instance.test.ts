@@ -144,8 +144,8 @@ afterAll(async () => {
 
 describe('two issuer instances on one PostgreSQL database', () => {
   it('started together on an empty database, they made one administrator and one key, and serve one JWKS', async () => {
-    // The administrator, and the two seeded applications.
-    expect((await store.applications.list({ page: 1, pageSize: 10 })).total).toBe(3);
+    // The administrator, the admin console, and the two seeded applications.
+    expect((await store.applications.list({ page: 1, pageSize: 10 })).total).toBe(4);
     expect(await store.keys.list()).toHaveLength(1);
     const [jwksA, jwksB] = await Promise.all(
       [a, b].map(async (instance) => (await fetch(`${instance.url}/oidc/jwks`)).json()),
