@@ -54,8 +54,12 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 export interface LookupHooks {
   /** A value matched nothing (feeds the failure limiter). */
   readonly onUnknown: () => Promise<void>;
-  /** A value matched a record, usable or not (for the audit trail). */
-  readonly onFound: (record: { readonly id: string; readonly userId: string }) => void;
+  /** A value matched a record, usable or not (for the audit trail; a subject token has its `context`). */
+  readonly onFound: (record: {
+    readonly id: string;
+    readonly userId: string;
+    readonly context?: Readonly<Record<string, unknown>>;
+  }) => void;
 }
 
 /**

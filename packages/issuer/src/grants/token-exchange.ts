@@ -41,7 +41,12 @@ import {
 import type { PersonalAccessTokenRecord, ResourceRecord, UserRecord } from '../storage/store.js';
 import { verifyActorToken } from './actor-token.js';
 import { type ActClaim, setExchangeState } from './exchange-state.js';
-import { redeemSubjectToken, type Subject, usePersonalAccessToken } from './exchange-subject.js';
+import {
+  type LookupHooks,
+  redeemSubjectToken,
+  type Subject,
+  usePersonalAccessToken,
+} from './exchange-subject.js';
 import { limiterKey } from './failure-limiter.js';
 import { readTokenRequest, type TokenRequestRead } from './token-request.js';
 import { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES } from './token-types.js';
@@ -217,9 +222,13 @@ function findSubject(
   const key = limiterKey(ctx.oidc.client!.clientId, ctx.ip);
   const hooks = (idField: 'subjectTokenId' | 'personalAccessTokenId') => ({
     onUnknown: () => context.limiter.fail(key, now),
-    onFound: (record: { readonly id: string; readonly userId: string }) => {
+    onFound: (record: Parameters<LookupHooks['onFound']>[0]) => {
       attempt.userId = record.userId;
       attempt.details[idField] = record.id;
+      // The integrator's context (ticket, reason) travels with every outcome, so a reader of one event
+      // learns why, without finding the subject token's creation.
+      if (record.context !== undefined && Object.keys(record.context).length > 0)
+        attempt.details.context = record.context;
     },
   });
   return subjectType === TOKEN_TYPES.accessToken

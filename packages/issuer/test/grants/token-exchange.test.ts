@@ -714,13 +714,14 @@ describe.each(DRIVERS)('%s', (driver) => {
           scope: 'read:orders',
           jti: payloadOf(ok.body.access_token).jti,
           subjectTokenType: ACCESS_TOKEN_TYPE,
+          context: { ticketId: 'AUD-9' },
         },
       });
       expect(failed).toMatchObject({
         type: 'token_exchange.failed',
         userId: alice,
         reason: 'subject_token_consumed',
-        details: { subjectTokenId: succeeded.details.subjectTokenId },
+        details: { subjectTokenId: succeeded.details.subjectTokenId, context: { ticketId: 'AUD-9' } },
       });
       const unauthorized = await api(
         t,

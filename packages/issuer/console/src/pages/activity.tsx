@@ -124,7 +124,8 @@ export function ActivityPage() {
     return `${path}${next.size > 0 ? `?${next}` : ''}`;
   };
   const { data, error } = useApi<Page<AuditEvent>>(session, `/audit-events?${params}`);
-  // The context is recorded when the subject token is created; exchanges name the token by id.
+  // Exchanges recorded before their events carried the context name the token by id: the context of its
+  // creation is used when that is on the same page.
   const contexts = new Map<string, unknown>();
   for (const event of data?.items ?? [])
     if (event.type === 'subject_token.created')
@@ -185,12 +186,11 @@ export function ActivityPage() {
           {events.map((event) => {
             const refused = event.type === 'token_exchange.failed';
             const tokenId = event.details.subjectTokenId as string | undefined;
+            // Exchanges carry their subject token's context; older events only name the token.
             const context =
-              event.type === 'subject_token.created'
+              event.details.context !== undefined || tokenId === undefined
                 ? event.details.context
-                : tokenId === undefined
-                  ? undefined
-                  : contexts.get(tokenId);
+                : contexts.get(tokenId);
             return (
               <li key={event.id} class={refused ? 'refused' : 'ok'} data-type={event.type}>
                 <p class="when">
