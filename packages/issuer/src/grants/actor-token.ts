@@ -26,6 +26,7 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 import { TokenExchangeError } from '../errors.js';
 import type { Store } from '../storage/store.js';
 import type { ActClaim } from './exchange-state.js';
+import { looksLikeJwt } from './token-types.js';
 
 /** The actor behind a verified actor token. */
 export interface VerifiedActor {
@@ -36,8 +37,6 @@ export interface VerifiedActor {
 }
 
 const invalid = (description: string) => new TokenExchangeError('actor_token_invalid', description);
-
-const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 /** Descriptions per `@gatehouse/core` reason. */
 function describe(reason: string): string {
@@ -144,7 +143,7 @@ export async function verifyActorToken(
   value: string,
   deps: ActorTokenDeps,
 ): Promise<VerifiedActor> {
-  const token = JWT_SHAPE.test(value)
+  const token = looksLikeJwt(value)
     ? await fromJwt(value, deps.verifier)
     : await fromOpaque(ctx, value, deps.proofKey);
   // Whole scope entries only: "openidx" or "notopenid" never count (B17).

@@ -21,6 +21,7 @@ import type {
   Store,
   SubjectTokenRecord,
 } from '../storage/store.js';
+import { looksLikeJwt } from './token-types.js';
 
 /**
  * Prefix of subject-token values.
@@ -40,8 +41,6 @@ export const SUBJECT_TOKEN_PREFIX = 'sub_';
  * ```
  */
 export const PERSONAL_ACCESS_TOKEN_PREFIX = 'gpat_';
-
-const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 /**
  * Callbacks of a lookup.
@@ -132,7 +131,7 @@ export async function redeemSubjectToken(
       'this is a personal access token: send it with subject_token_type=urn:gatehouse:params:oauth:token-type:personal_access_token',
     );
   }
-  if (JWT_SHAPE.test(value)) {
+  if (looksLikeJwt(value)) {
     throw new TokenExchangeError(
       'subject_token_wrong_type',
       'the subject token must be an opaque subject token from POST /api/subject-tokens, not a JWT',

@@ -31,3 +31,18 @@ export const TOKEN_TYPES = Object.freeze({
   /** Gatehouse: a personal access token standing in for its user. */
   personalAccessToken: 'urn:gatehouse:params:oauth:token-type:personal_access_token',
 });
+
+/**
+ * Whether `value` has the shape of a compact JWS (three base64url segments, the signature possibly
+ * empty): such a value is looked at as a JWT, anything else as an opaque token of the issuer's own.
+ * Only the shape: nothing is decoded or trusted.
+ *
+ * @example
+ * ```ts
+ * looksLikeJwt('eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJhIn0.c2ln'); // true
+ * looksLikeJwt('sub_0123456789'); // false
+ * ```
+ */
+export const looksLikeJwt = (value: string): boolean => JWT_SHAPE.test(value);
+
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
