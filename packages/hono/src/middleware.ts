@@ -2,8 +2,9 @@
  * Hono 4 middleware: `requireAuth()` hands the standard `Request` to the core verifier and sets
  * `c.get('auth')`; `requireScope()` checks the verified token against a route's scopes. Every failure
  * is an `AuthError` from core, thrown as an `HTTPException` whose response is core's `errorResponse()`.
- * Runs on every runtime Hono runs on; on Node (`@hono/node-server`) the TLS client certificate of the
- * connection is passed on for certificate-bound tokens.
+ * Runs on every runtime Hono runs on; on Node (`@hono/node-server`) the request is read from its
+ * IncomingMessage as the other Node adapters read theirs (with the TLS client certificate of the
+ * connection, for certificate-bound tokens).
  *
  * @module
  */
@@ -13,6 +14,8 @@ import {
   isAuthError,
   MissingTokenError,
   peerCertificate,
+  type RequestLike,
+  requestUrl,
   resolveAdapterOptions,
   resolveScopeRequirement,
   type Verifier,
@@ -27,7 +30,7 @@ interface Guard {
   readonly handleErrors: boolean;
 }
 
-const guards = new WeakMap<Request, Guard>();
+const guards = new WeakMap<Context, Guard>();
 
 /** An `AuthError` as Hono sees errors: an `HTTPException` answering with the RFC 6750 response. */
 function fail(err: unknown, guard: Guard): never {
@@ -40,9 +43,52 @@ function fail(err: unknown, guard: Guard): never {
   });
 }
 
-/** The TLS client certificate on Node (`@hono/node-server` puts the IncomingMessage in `c.env`). */
-const certificateOf = (c: Context): Uint8Array | undefined =>
-  peerCertificate((c.env as { incoming?: { socket?: unknown } } | undefined)?.incoming?.socket);
+/** The part of Node's `IncomingMessage` read here (`@hono/node-server` puts it in `c.env.incoming`). */
+interface NodeIncoming {
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly rawHeaders: readonly string[];
+  readonly method?: string | undefined;
+  readonly url?: string | undefined;
+  readonly socket?: { readonly encrypted?: boolean } | undefined;
+}
+
+/** The IncomingMessage when the app runs on `@hono/node-server` (duck-typed: no Node import here). */
+function incomingOf(c: Context): NodeIncoming | undefined {
+  const incoming = (c.env as { incoming?: Partial<NodeIncoming> } | undefined)?.incoming;
+  return incoming !== undefined && Array.isArray(incoming.rawHeaders) && typeof incoming.headers === 'object'
+    ? (incoming as NodeIncoming)
+    : undefined;
+}
+
+const FORM = /^\s*application\/x-www-form-urlencoded\s*(?:;|$)/i;
+
+/**
+ * On Node, the request as the Node adapters build it, straight from the IncomingMessage: touching
+ * `c.req.raw`'s headers makes `@hono/node-server` build a WHATWG `Headers` (and more), which costs more
+ * than verifying a cached token. A form POST goes through the `Request`, whose body Hono can read.
+ */
+function nodeRequest(incoming: NodeIncoming, origin: string | undefined): RequestLike | undefined {
+  const { method, headers } = incoming;
+  const type = headers['content-type'];
+  if (method !== 'GET' && method !== 'HEAD' && typeof type === 'string' && FORM.test(type)) return undefined;
+  const target = incoming.url ?? '/';
+  return {
+    headers,
+    rawHeaders: incoming.rawHeaders,
+    method,
+    get query() {
+      return URL.parse(target, 'http://host.invalid')?.searchParams;
+    },
+    get url() {
+      const host = headers.host;
+      const scheme = incoming.socket?.encrypted === true ? 'https' : 'http';
+      return requestUrl(origin, scheme, typeof host === 'string' ? host : undefined, target);
+    },
+    get clientCertificate() {
+      return peerCertificate(incoming.socket);
+    },
+  };
+}
 
 /**
  * Protect routes with an access token. Sets `c.get('auth')` to the verified {@link AuthInfo}. Mounted
@@ -76,12 +122,20 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
   const authenticate: MiddlewareHandler = async (c, next) => {
     const served = serveMetadata(c);
     if (served !== undefined) return served;
-    guards.set(c.req.raw, guard);
+    guards.set(c, guard);
     try {
-      const clientCertificate = certificateOf(c);
+      const incoming = incomingOf(c);
+      const node = incoming === undefined ? undefined : nodeRequest(incoming, origin);
       c.set(
         'auth',
-        await verifier.authenticate(c.req.raw, { optional, allowDelegation, origin, clientCertificate }),
+        await (node === undefined
+          ? verifier.authenticate(c.req.raw, {
+              optional,
+              allowDelegation,
+              origin,
+              clientCertificate: peerCertificate(incoming?.socket),
+            })
+          : verifier.authenticate(node, { optional, allowDelegation })),
       );
     } catch (err) {
       fail(err, guard);
@@ -112,7 +166,7 @@ export function requireScope(
 ): MiddlewareHandler {
   const call = resolveScopeRequirement(scopes, options);
   return async (c, next) => {
-    const guard = guards.get(c.req.raw);
+    const guard = guards.get(c);
     if (guard === undefined) throw new Error('requireScope() must run after requireAuth() on the same route');
     try {
       const auth = c.get('auth');
