@@ -27,6 +27,9 @@ export interface PageRequest {
   readonly pageSize: number;
 }
 
+/** The changes to a record: any of its fields, each absent (or `undefined`) when left as it is. */
+export type Changes<T> = { readonly [K in keyof T]?: T[K] | undefined };
+
 /** One page of a list, with the total count. */
 export interface Page<T> {
   readonly items: readonly T[];
@@ -58,13 +61,7 @@ export interface NewUser {
 }
 
 /** Changeable user fields; absent fields are left as they are. */
-export interface UserPatch {
-  readonly username?: string | undefined;
-  readonly email?: string | null | undefined;
-  readonly passwordHash?: string | null | undefined;
-  readonly suspended?: boolean | undefined;
-  readonly customData?: Readonly<Record<string, unknown>> | undefined;
-}
+export type UserPatch = Changes<Omit<NewUser, 'id'>>;
 
 /** An application (OAuth client). `id` is its `client_id`. `secretHash` is a SHA-256 hex digest. */
 export interface ApplicationRecord {
@@ -102,18 +99,8 @@ export interface NewApplication {
   readonly customData?: Readonly<Record<string, unknown>> | undefined;
 }
 
-/** Changeable application fields. */
-export interface ApplicationPatch {
-  readonly name?: string | undefined;
-  readonly redirectUris?: readonly string[] | undefined;
-  readonly postLogoutRedirectUris?: readonly string[] | undefined;
-  readonly secretHash?: string | null | undefined;
-  readonly tokenEndpointAuthMethod?: ClientAuthMethod | undefined;
-  readonly firstParty?: boolean | undefined;
-  readonly tokenExchangeEnabled?: boolean | undefined;
-  readonly dpopBoundAccessTokens?: boolean | undefined;
-  readonly customData?: Readonly<Record<string, unknown>> | undefined;
-}
+/** Changeable application fields (all but its id and type). */
+export type ApplicationPatch = Changes<Omit<NewApplication, 'id' | 'type'>>;
 
 /** An API resource: `indicator` is its RFC 8707 resource indicator and the `aud` of its tokens. */
 export interface ResourceRecord {
@@ -138,11 +125,7 @@ export interface NewResource {
 }
 
 /** Changeable resource fields. */
-export interface ResourcePatch {
-  readonly name?: string | undefined;
-  readonly indicator?: string | undefined;
-  readonly accessTokenTtl?: number | undefined;
-}
+export type ResourcePatch = Changes<Omit<NewResource, 'id' | 'system'>>;
 
 /** A scope of one resource. */
 export interface ScopeRecord {
@@ -183,10 +166,7 @@ export interface NewRole {
 }
 
 /** Changeable role fields. */
-export interface RolePatch {
-  readonly name?: string | undefined;
-  readonly description?: string | undefined;
-}
+export type RolePatch = Changes<Pick<NewRole, 'name' | 'description'>>;
 
 /** A scope held by a role, with its resource's indicator. */
 export interface RoleScope extends ScopeRecord {

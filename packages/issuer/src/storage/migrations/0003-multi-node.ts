@@ -6,26 +6,17 @@
  *
  * @module
  */
-export const version = '0003_multi_node';
+import { defineMigration } from './dialect.js';
 
-/** SQLite. */
-export const sqlite = `
+export default defineMigration(
+  '0003_multi_node',
+  (d) => `
 CREATE TABLE failure_counters (
   key TEXT PRIMARY KEY,
   count INTEGER NOT NULL,
-  ends_at INTEGER NOT NULL
+  ends_at ${d.time} NOT NULL
 );
 CREATE INDEX failure_counters_ends_at ON failure_counters (ends_at);
 CREATE UNIQUE INDEX signing_keys_one_active ON signing_keys (status) WHERE status = 'active';
-`;
-
-/** PostgreSQL. */
-export const postgres = `
-CREATE TABLE failure_counters (
-  key TEXT PRIMARY KEY,
-  count INTEGER NOT NULL,
-  ends_at BIGINT NOT NULL
+`,
 );
-CREATE INDEX failure_counters_ends_at ON failure_counters (ends_at);
-CREATE UNIQUE INDEX signing_keys_one_active ON signing_keys (status) WHERE status = 'active';
-`;

@@ -4,14 +4,11 @@
  *
  * @module
  */
-export const version = '0004_dpop';
+import { defineMigration } from './dialect.js';
 
-/** SQLite. */
-export const sqlite = `
-ALTER TABLE applications ADD COLUMN dpop_bound_access_tokens INTEGER NOT NULL DEFAULT 0;
-`;
-
-/** PostgreSQL. */
-export const postgres = `
-ALTER TABLE applications ADD COLUMN dpop_bound_access_tokens BOOLEAN NOT NULL DEFAULT FALSE;
-`;
+export default defineMigration(
+  '0004_dpop',
+  (d) => `
+ALTER TABLE applications ADD COLUMN dpop_bound_access_tokens ${d.flag} NOT NULL DEFAULT ${d.no};
+`,
+);

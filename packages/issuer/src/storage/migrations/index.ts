@@ -1,23 +1,18 @@
 /**
- * Ordered list of schema migrations. Append new files; never edit an applied one. Each migration
- * carries the same logical change in both dialects; `schema_migrations` records the versions applied
- * to a database, whichever driver applied them.
+ * Ordered list of schema migrations. Append new files; never edit an applied one (their SQL is pinned by
+ * test/storage/migrations/dialect.test.ts). Each migration is written once for both dialects
+ * (`defineMigration`); `schema_migrations` records the versions applied to a database, whichever driver
+ * applied them.
  *
  * @module
  */
-import * as init from './0001-init.js';
-import * as impersonation from './0002-impersonation.js';
-import * as multiNode from './0003-multi-node.js';
-import * as dpop from './0004-dpop.js';
+import init from './0001-init.js';
+import impersonation from './0002-impersonation.js';
+import multiNode from './0003-multi-node.js';
+import dpop from './0004-dpop.js';
+import type { Migration } from './dialect.js';
 
-/** One migration: a sortable version and the SQL it runs, per dialect. */
-export interface Migration {
-  readonly version: string;
-  /** SQL for SQLite. */
-  readonly sqlite: string;
-  /** SQL for PostgreSQL. */
-  readonly postgres: string;
-}
+export type { Migration } from './dialect.js';
 
 /** Every migration, oldest first. */
 export const MIGRATIONS: readonly Migration[] = Object.freeze([init, impersonation, multiNode, dpop]);
