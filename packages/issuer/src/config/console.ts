@@ -5,8 +5,9 @@
  *
  * @module
  */
-import { ConfigError } from '../errors.js';
+import { z } from 'zod';
 import { DEFAULTS } from './defaults.js';
+import { parseSettings } from './parse.js';
 
 /**
  * Console settings.
@@ -39,6 +40,8 @@ export interface ResolvedConsoleConfig {
   readonly enabled: boolean;
 }
 
+const CONSOLE = z.strictObject({ enabled: z.boolean().optional() });
+
 /**
  * Validate the `console` setting and apply {@link DEFAULTS}`.console`. Throws a `ConfigError` naming a
  * bad or unknown member.
@@ -50,13 +53,6 @@ export interface ResolvedConsoleConfig {
  * ```
  */
 export function resolveConsoleConfig(value: ConsoleConfig | undefined): ResolvedConsoleConfig {
-  if (value === undefined) return Object.freeze({ enabled: DEFAULTS.console.enabled });
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw new ConfigError('console', 'must be an object');
-  for (const key of Object.keys(value)) {
-    if (key !== 'enabled') throw new ConfigError(`console.${key}`, 'is not a known setting (enabled)');
-  }
-  const enabled = value.enabled ?? DEFAULTS.console.enabled;
-  if (typeof enabled !== 'boolean') throw new ConfigError('console.enabled', 'must be true or false');
-  return Object.freeze({ enabled });
+  const settings = parseSettings(CONSOLE, value, 'console');
+  return Object.freeze({ enabled: settings.enabled ?? DEFAULTS.console.enabled });
 }

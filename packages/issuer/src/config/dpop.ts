@@ -5,8 +5,9 @@
  *
  * @module
  */
-import { ConfigError } from '../errors.js';
+import { z } from 'zod';
 import { DEFAULTS } from './defaults.js';
+import { parseSettings } from './parse.js';
 
 /**
  * DPoP settings.
@@ -39,6 +40,8 @@ export interface ResolvedDpopConfig {
   readonly requireNonce: boolean;
 }
 
+const DPOP = z.strictObject({ requireNonce: z.boolean().optional() });
+
 /**
  * Validate the `dpop` setting and apply {@link DEFAULTS}`.dpop`. Throws a `ConfigError` naming a bad
  * or unknown member.
@@ -50,13 +53,6 @@ export interface ResolvedDpopConfig {
  * ```
  */
 export function resolveDpopConfig(value: DpopConfig | undefined): ResolvedDpopConfig {
-  if (value === undefined) return Object.freeze({ requireNonce: DEFAULTS.dpop.requireNonce });
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw new ConfigError('dpop', 'must be an object');
-  for (const key of Object.keys(value)) {
-    if (key !== 'requireNonce') throw new ConfigError(`dpop.${key}`, 'is not a known setting (requireNonce)');
-  }
-  const requireNonce = value.requireNonce ?? DEFAULTS.dpop.requireNonce;
-  if (typeof requireNonce !== 'boolean') throw new ConfigError('dpop.requireNonce', 'must be true or false');
-  return Object.freeze({ requireNonce });
+  const settings = parseSettings(DPOP, value, 'dpop');
+  return Object.freeze({ requireNonce: settings.requireNonce ?? DEFAULTS.dpop.requireNonce });
 }

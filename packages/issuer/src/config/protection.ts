@@ -13,6 +13,7 @@ import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { DEFAULTS } from './defaults.js';
+import { parseSettings } from './parse.js';
 
 /**
  * Which proxies in front of the issuer are trusted to append the client's address to
@@ -144,21 +145,6 @@ const RATE_LIMITS = z.strictObject({
   syncInterval: int(10, 3_600_000).optional(),
 });
 
-function parse<T>(schema: z.ZodType<T>, value: unknown, option: string): T {
-  const result = schema.safeParse(value ?? {});
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const path = [option, ...issue.path.map(String)].join('.');
-  if (issue.code === 'unrecognized_keys')
-    throw new ConfigError(`${option}.${issue.keys[0]}`, 'is not a known option');
-  if (issue.path.length === 0) throw new ConfigError(option, 'must be an object');
-  if (issue.code === 'too_big') throw new ConfigError(path, `must be at most ${issue.maximum}`);
-  if (issue.code === 'too_small') throw new ConfigError(path, `must be at least ${issue.minimum}`);
-  if (issue.code === 'invalid_type')
-    throw new ConfigError(path, `must be ${issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`);
-  throw new ConfigError(path, 'must be an integer');
-}
-
 function trustedAddresses(addresses: readonly string[]): (address: string) => boolean {
   const list = new BlockList();
   for (const [index, entry] of addresses.entries()) {
@@ -207,9 +193,9 @@ export function resolveProtection(config: {
       'is replaced by "proxy.hops" (the number of proxies in front of the issuer, e.g. proxy.hops: 1; env GATEHOUSE_PROXY_HOPS) or "proxy.addresses" (their addresses or CIDR ranges): trustProxy: true trusted the left-most X-Forwarded-For entry, which any client can write',
     );
   }
-  const proxy = parse(PROXY, config.proxy, 'proxy');
+  const proxy = parseSettings(PROXY, config.proxy, 'proxy');
   const addresses = Object.freeze([...(proxy.addresses ?? DEFAULTS.proxy.addresses)]);
-  const signIn = Object.freeze({ ...DEFAULTS.signIn, ...parse(SIGN_IN, config.signIn, 'signIn') });
+  const signIn = Object.freeze({ ...DEFAULTS.signIn, ...parseSettings(SIGN_IN, config.signIn, 'signIn') });
   if (signIn.maxDelay < signIn.delay)
     throw new ConfigError('signIn.maxDelay', 'must be at least signIn.delay');
   return Object.freeze({
@@ -221,7 +207,7 @@ export function resolveProtection(config: {
     signIn,
     rateLimits: Object.freeze({
       ...DEFAULTS.rateLimits,
-      ...parse(RATE_LIMITS, config.rateLimits, 'rateLimits'),
+      ...parseSettings(RATE_LIMITS, config.rateLimits, 'rateLimits'),
     }),
   });
 }
