@@ -13,7 +13,7 @@ import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { DEFAULTS } from './defaults.js';
-import { parseSettings } from './parse.js';
+import { integer, parseSettings, withDefaults } from './parse.js';
 
 /**
  * Which proxies in front of the issuer are trusted to append the client's address to
@@ -117,32 +117,30 @@ export interface ResolvedProtectionConfig {
   readonly rateLimits: Readonly<Required<RateLimitConfig>>;
 }
 
-const int = (min: number, max: number) => z.number().int().min(min).max(max);
-
 const PROXY = z.strictObject({
-  hops: int(0, 10).optional(),
+  hops: integer(0, 10).optional(),
   addresses: z.array(z.string()).max(1_000).optional(),
 });
 
 const SIGN_IN = z.strictObject({
-  maxFailures: int(1, 10_000).optional(),
-  maxFailuresPerAddress: int(1, 1_000_000).optional(),
-  failureWindow: int(1, 86_400).optional(),
-  lockDuration: int(1, 86_400).optional(),
-  delayAfter: int(0, 10_000).optional(),
-  delayAfterPerAddress: int(0, 1_000_000).optional(),
-  delay: int(0, 60_000).optional(),
-  maxDelay: int(0, 60_000).optional(),
-  concurrentHashes: int(1, 64).optional(),
-  queuedHashes: int(0, 10_000).optional(),
+  maxFailures: integer(1, 10_000).optional(),
+  maxFailuresPerAddress: integer(1, 1_000_000).optional(),
+  failureWindow: integer(1, 86_400).optional(),
+  lockDuration: integer(1, 86_400).optional(),
+  delayAfter: integer(0, 10_000).optional(),
+  delayAfterPerAddress: integer(0, 1_000_000).optional(),
+  delay: integer(0, 60_000).optional(),
+  maxDelay: integer(0, 60_000).optional(),
+  concurrentHashes: integer(1, 64).optional(),
+  queuedHashes: integer(0, 10_000).optional(),
 });
 
 const RATE_LIMITS = z.strictObject({
-  window: int(1, 3_600).optional(),
-  managementPerClient: int(1, 10_000_000).optional(),
-  tokenPerClient: int(1, 10_000_000).optional(),
-  tokenPerAddress: int(1, 10_000_000).optional(),
-  syncInterval: int(10, 3_600_000).optional(),
+  window: integer(1, 3_600).optional(),
+  managementPerClient: integer(1, 10_000_000).optional(),
+  tokenPerClient: integer(1, 10_000_000).optional(),
+  tokenPerAddress: integer(1, 10_000_000).optional(),
+  syncInterval: integer(10, 3_600_000).optional(),
 });
 
 function trustedAddresses(addresses: readonly string[]): (address: string) => boolean {
@@ -195,7 +193,7 @@ export function resolveProtection(config: {
   }
   const proxy = parseSettings(PROXY, config.proxy, 'proxy');
   const addresses = Object.freeze([...(proxy.addresses ?? DEFAULTS.proxy.addresses)]);
-  const signIn = Object.freeze({ ...DEFAULTS.signIn, ...parseSettings(SIGN_IN, config.signIn, 'signIn') });
+  const signIn = withDefaults(DEFAULTS.signIn, parseSettings(SIGN_IN, config.signIn, 'signIn'));
   if (signIn.maxDelay < signIn.delay)
     throw new ConfigError('signIn.maxDelay', 'must be at least signIn.delay');
   return Object.freeze({
@@ -205,9 +203,9 @@ export function resolveProtection(config: {
       trusted: trustedAddresses(addresses),
     }),
     signIn,
-    rateLimits: Object.freeze({
-      ...DEFAULTS.rateLimits,
-      ...parseSettings(RATE_LIMITS, config.rateLimits, 'rateLimits'),
-    }),
+    rateLimits: withDefaults(
+      DEFAULTS.rateLimits,
+      parseSettings(RATE_LIMITS, config.rateLimits, 'rateLimits'),
+    ),
   });
 }

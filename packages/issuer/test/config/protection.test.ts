@@ -26,11 +26,14 @@ describe('protection settings', () => {
   });
 
   it.each([
-    [{ signIn: { maxFailures: 0 } }, '"signIn.maxFailures" must be at least 1'],
-    [{ signIn: { lockDuration: 'long' } }, '"signIn.lockDuration" must be a number'],
+    [{ signIn: { maxFailures: 0 } }, '"signIn.maxFailures" must be an integer between 1 and 10000'],
+    [{ signIn: { lockDuration: 'long' } }, '"signIn.lockDuration" must be an integer between 1 and 86400'],
     [{ signIn: { delay: 500, maxDelay: 100 } }, '"signIn.maxDelay" must be at least signIn.delay'],
-    [{ rateLimits: { window: 7_200 } }, '"rateLimits.window" must be at most 3600'],
-    [{ rateLimits: { syncInterval: 5 } }, '"rateLimits.syncInterval" must be at least 10'],
+    [{ rateLimits: { window: 7_200 } }, '"rateLimits.window" must be an integer between 1 and 3600'],
+    [
+      { rateLimits: { syncInterval: 5 } },
+      '"rateLimits.syncInterval" must be an integer between 10 and 3600000',
+    ],
     [{ rateLimits: [] }, '"rateLimits" must be an object'],
     [{ proxy: { addresses: '10.0.0.0/8' } }, '"proxy.addresses" must be a list'],
     [
@@ -83,7 +86,10 @@ describe('protection settings', () => {
 
   it('names the variable that set a bad value, and refuses GATEHOUSE_TRUST_PROXY=true naming the new setting', () => {
     for (const [env, message] of [
-      [{ GATEHOUSE_SIGN_IN_MAX_FAILURES: '0' }, '"GATEHOUSE_SIGN_IN_MAX_FAILURES" must be at least 1'],
+      [
+        { GATEHOUSE_SIGN_IN_MAX_FAILURES: '0' },
+        '"GATEHOUSE_SIGN_IN_MAX_FAILURES" must be an integer between 1 and 10000',
+      ],
       [{ GATEHOUSE_TRUST_PROXY: 'true' }, '"GATEHOUSE_TRUST_PROXY" is replaced by "proxy.hops"'],
     ] as const) {
       const { config, origins } = loadSettings({ env, cwd: '/tmp' });

@@ -65,7 +65,7 @@ describe('resolveConfig', () => {
     [{ ...base, admin: { clientId: 'x y', clientSecret: 's'.repeat(40) } }, 'admin.clientId'],
     [{ ...base, admin: { clientId: 'usr_admin', clientSecret: 's'.repeat(40) } }, 'admin.clientId'],
     [{ ...base, admin: { clientId: 'admin', clientSecret: 'short' } }, 'admin.clientSecret'],
-    [{ ...base, cookieKeys: ['short'] }, 'cookieKeys'],
+    [{ ...base, cookieKeys: ['short'] }, 'cookieKeys.0'],
     [{ ...base, store: {} }, 'store'],
     [{ ...base, database: 'mysql://db/gatehouse' }, 'database'],
     [{ ...base, database: 'postgres://[bad' }, 'database'],
