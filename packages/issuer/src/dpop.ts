@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { errors, type KoaContextWithOIDC, type Provider } from 'oidc-provider';
 // @ts-expect-error oidc-provider ships no types for its DPoP helper (typed below)
 import * as dpopHelper from 'oidc-provider/lib/helpers/validate_dpop.js';
@@ -100,7 +100,7 @@ export async function loadNonceSecret(store: Store): Promise<Buffer> {
  */
 export async function isFirstUse(store: Store, jti: string, expiresAt: number): Promise<boolean> {
   const now = epoch();
-  const digest = createHash('sha256').update(jti, 'utf8').digest('base64url');
+  const digest = hash('sha256', jti, 'base64url');
   const window = await store.failures.increment(
     `${REPLAY_KEY_PREFIX}${digest}`,
     now,

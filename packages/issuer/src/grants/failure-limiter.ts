@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FailureCounterStore, FailureWindow } from '../storage/store.js';
 
 /**
@@ -64,7 +64,7 @@ export const limiterKey = (clientId: string, address: string): string => `${clie
  * const window = await store.failures.get(counterKey(limiterKey(clientId, ip)), now);
  * ```
  */
-export const counterKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+export const counterKey = (key: string): string => hash('sha256', key, 'hex');
 
 /**
  * Create a limiter on the store's failure counters.

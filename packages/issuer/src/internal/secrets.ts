@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 /** A new client secret: 32 random bytes, base64url (43 characters). */
 export function generateSecret(): string {
@@ -25,12 +25,12 @@ export function generateToken(prefix: string): string {
 
 /** SHA-256 digest of a client secret, hex (64 characters). */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 /** Compare a presented secret with a stored digest in constant time. */
 export function verifySecret(presented: string, storedDigest: string): boolean {
-  const actual = createHash('sha256').update(presented, 'utf8').digest();
+  const actual = hash('sha256', presented, 'buffer');
   const expected = Buffer.alloc(32);
   // A malformed stored digest decodes short and never matches; the comparison still runs over 32 bytes.
   const decoded = /^[0-9a-f]{64}$/.test(storedDigest) ? Buffer.from(storedDigest, 'hex') : Buffer.alloc(0);

@@ -14,8 +14,8 @@
  * alone stops at the limit). On one instance (SQLite) the limit is exact.
  *
  * Windows open at a key's first request and the store's window, once read back, is the one every
- * instance follows. Keys are stored as SHA-256 digests (`counterKey`), so no client id or address is
- * written to the database in clear.
+ * instance follows. Keys are stored as SHA-256 digests (`counterKey`, taken when a flush sends them, not
+ * per request), so no client id or address is written to the database in clear.
  *
  * @module
  */
@@ -140,7 +140,11 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     let windows: Awaited<ReturnType<FailureCounterStore['incrementAll']>>;
     try {
       windows = await counters.incrementAll(
-        batch.map(({ key, entry }, index) => ({ key, window: entry.endsAt - at, count: sent[index]! })),
+        batch.map(({ key, entry }, index) => ({
+          key: counterKey(key),
+          window: entry.endsAt - at,
+          count: sent[index]!,
+        })),
         at,
       );
     } catch (err) {
@@ -177,7 +181,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   return {
     hit(checks, at) {
       return checks.map(({ key, max }) => {
-        const entry = open(counterKey(`rate\n${key}`), at);
+        const entry = open(`rate\n${key}`, at);
         entry.pending += 1;
         return entry.shared + entry.pending > max ? Math.max(entry.endsAt - at, 1) : 0;
       });
