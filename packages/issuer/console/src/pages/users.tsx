@@ -345,7 +345,7 @@ export function UserPage({ id }: { readonly id: string }) {
           path={`/users/${encodeURIComponent(user.id)}`}
           back="/users"
         >
-          <p>Their roles, personal access tokens and sign-ins go with them.</p>
+          <p>Their role assignments and personal access tokens go with them.</p>
         </DeleteButton>
       ) : null}
       {resetting ? <ResetPassword user={user} onClose={() => setResetting(false)} /> : null}
