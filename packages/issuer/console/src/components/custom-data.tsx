@@ -2,20 +2,9 @@
 import { useState } from 'preact/hooks';
 import { call } from '../api.js';
 import { useSession } from '../context.js';
+import { parseJsonObject } from '../json-object.js';
 import { ErrorText, formValues, useAction } from '../ui.js';
-
-/** The text as a JSON object, or a sentence saying why it is not one. */
-export function parseCustomData(text: string): { value: Record<string, unknown> } | { error: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text.trim() === '' ? '{}' : text);
-  } catch {
-    return { error: 'Custom data is not valid JSON.' };
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    return { error: 'Custom data must be a JSON object, e.g. {"plan": "pro"}.' };
-  return { value: value as Record<string, unknown> };
-}
+import { SaveActions } from './save-actions.js';
 
 /**
  * A form (`#custom-data`) with the JSON of `value`; writers save it with `PATCH {path}`.
@@ -39,7 +28,7 @@ export function CustomDataForm(props: {
     <form
       id="custom-data"
       onSubmit={async (event) => {
-        const parsed = parseCustomData(formValues(event).customData ?? '');
+        const parsed = parseJsonObject(formValues(event).customData ?? '');
         setSaved(false);
         setInvalid('error' in parsed ? parsed.error : undefined);
         if ('error' in parsed) return;
@@ -59,16 +48,7 @@ export function CustomDataForm(props: {
         defaultValue={JSON.stringify(props.value, null, 2)}
       />
       <ErrorText error={invalid ?? action.error} />
-      {props.write ? (
-        <div class="actions left">
-          <button type="submit" disabled={action.busy}>
-            Save custom data
-          </button>
-          <span role="status" class="muted">
-            {saved ? 'Saved.' : ''}
-          </span>
-        </div>
-      ) : null}
+      {props.write ? <SaveActions label="Save custom data" busy={action.busy} saved={saved} /> : null}
     </form>
   );
 }

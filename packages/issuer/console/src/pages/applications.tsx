@@ -9,6 +9,7 @@ import { CreateDialog } from '../components/create-dialog.js';
 import { CustomDataForm } from '../components/custom-data.js';
 import { DeleteButton } from '../components/delete-button.js';
 import { type Column, ListPage } from '../components/resource-table.js';
+import { SaveActions } from '../components/save-actions.js';
 import { useHref, useSession } from '../context.js';
 import { can } from '../session.js';
 import {
@@ -226,16 +227,7 @@ function Settings({ app, onSaved }: { readonly app: Application; readonly onSave
         </div>
       </fieldset>
       <ErrorText error={action.error} />
-      {write ? (
-        <div class="actions left">
-          <button type="submit" disabled={action.busy}>
-            Save
-          </button>
-          <span role="status" class="muted">
-            {saved ? 'Saved.' : ''}
-          </span>
-        </div>
-      ) : null}
+      {write ? <SaveActions label="Save" busy={action.busy} saved={saved} /> : null}
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { call, type Page } from '../api.js';
 import { CreateDialog } from '../components/create-dialog.js';
 import { DeleteButton } from '../components/delete-button.js';
 import { type Column, ListPage, ResourceTable } from '../components/resource-table.js';
+import { SaveActions } from '../components/save-actions.js';
 import { useHref, useSession } from '../context.js';
 import { can } from '../session.js';
 import { ConfirmDialog, ErrorText, formValues, Loading, useAction, useApi } from '../ui.js';
@@ -140,14 +141,7 @@ function ResourceSettings({
         />
       </fieldset>
       <ErrorText error={action.error} />
-      <div class="actions left">
-        <button type="submit" disabled={action.busy}>
-          Save
-        </button>
-        <span role="status" class="muted">
-          {saved ? 'Saved.' : ''}
-        </span>
-      </div>
+      <SaveActions label="Save" busy={action.busy} saved={saved} />
     </form>
   );
 }
