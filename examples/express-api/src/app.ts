@@ -11,10 +11,10 @@
  * @module
  */
 import { toAuditRecord } from '@gatehouse/core';
+import { auditImpersonation, type Logger } from '@gatehouse/example-shared/audit';
+import { OrderStore, ownerOf, parseOrderInput } from '@gatehouse/example-shared/orders';
 import { requireAuth, requireScope } from '@gatehouse/express';
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
-import { auditImpersonation, type Logger } from './audit.ts';
-import { OrderStore, ownerOf, parseOrderInput } from './orders.ts';
 
 /** Options of {@link createApp}. */
 export interface AppOptions {

@@ -11,10 +11,11 @@
  * @module
  */
 import { toAuditRecord } from '@gatehouse/core';
+import { auditImpersonation, type Logger } from '@gatehouse/example-shared/audit';
+import { type OrderInput, OrderStore, ownerOf } from '@gatehouse/example-shared/orders';
 import gatehouse from '@gatehouse/fastify';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { auditImpersonation, type Logger } from './audit.ts';
-import { type OrderInput, OrderStore, orderInputSchema, ownerOf } from './orders.ts';
+import { orderInputSchema } from './order-schema.ts';
 
 /** Options of {@link createApp}. */
 export interface AppOptions {

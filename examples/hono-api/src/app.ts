@@ -12,11 +12,11 @@
  * @module
  */
 import { toAuditRecord } from '@gatehouse/core';
+import { auditImpersonation, type Logger } from '@gatehouse/example-shared/audit';
+import { OrderStore, ownerOf, parseOrderInput } from '@gatehouse/example-shared/orders';
 import { requireAuth, requireScope } from '@gatehouse/hono';
 import { type Context, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { auditImpersonation, type Logger } from './audit.ts';
-import { OrderStore, ownerOf, parseOrderInput } from './orders.ts';
 
 /** Options of {@link createApp}. */
 export interface AppOptions {

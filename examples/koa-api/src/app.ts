@@ -12,12 +12,12 @@
  */
 
 import { toAuditRecord } from '@gatehouse/core';
+import { auditImpersonation, type Logger } from '@gatehouse/example-shared/audit';
+import { OrderStore, ownerOf, parseOrderInput } from '@gatehouse/example-shared/orders';
 import { requireAuth, requireScope } from '@gatehouse/koa';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import Koa, { type Context, type Middleware } from 'koa';
-import { auditImpersonation, type Logger } from './audit.ts';
-import { OrderStore, ownerOf, parseOrderInput } from './orders.ts';
 
 /** Options of {@link createApp}. */
 export interface AppOptions {

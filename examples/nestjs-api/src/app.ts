@@ -11,16 +11,17 @@
  *
  * @module
  */
+
+import type { Logger } from '@gatehouse/example-shared/audit';
+import { OrderStore } from '@gatehouse/example-shared/orders';
 import { GatehouseModule } from '@gatehouse/nestjs';
 import { type DynamicModule, type INestApplication, Module } from '@nestjs/common';
 import { APP_FILTER, NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import type { Logger } from './audit.ts';
 import { ApiExceptionFilter } from './errors.filter.ts';
 import { HealthController } from './health.controller.ts';
 import { OrdersController } from './orders.controller.ts';
-import { OrderStore } from './orders.ts';
 import { LOGGER, STORE } from './tokens.ts';
 
 /** Options of {@link createApp}. */

@@ -4,6 +4,8 @@
  *
  * @module
  */
+
+import { auditImpersonation, type Logger } from '@gatehouse/example-shared/audit';
 import type { AuthenticatedRequest } from '@gatehouse/nestjs';
 import {
   type CallHandler,
@@ -14,7 +16,6 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Observable } from 'rxjs';
-import { auditImpersonation, type Logger } from './audit.ts';
 import { LOGGER } from './tokens.ts';
 
 /** Log the request when its token is an impersonation token, then handle it. */

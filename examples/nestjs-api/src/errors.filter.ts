@@ -6,6 +6,8 @@
  *
  * @module
  */
+
+import type { Logger } from '@gatehouse/example-shared/audit';
 import { type AuthenticatedRequest, GatehouseException } from '@gatehouse/nestjs';
 import {
   type ArgumentsHost,
@@ -17,7 +19,6 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { auditRequest } from './audit.interceptor.ts';
-import type { Logger } from './audit.ts';
 import { LOGGER } from './tokens.ts';
 
 /** The status of an error thrown by a body parser (Express' `http-errors`, Fastify's errors), if any. */

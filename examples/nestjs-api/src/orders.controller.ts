@@ -5,6 +5,7 @@
  * @module
  */
 import { type AuthInfo, toAuditRecord } from '@gatehouse/core';
+import { type Order, type OrderStore, ownerOf, parseOrderInput } from '@gatehouse/example-shared/orders';
 import { Auth, RequireScope } from '@gatehouse/nestjs';
 import {
   BadRequestException,
@@ -21,7 +22,6 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { ImpersonationAudit } from './audit.interceptor.ts';
-import { type Order, type OrderStore, ownerOf, parseOrderInput } from './orders.ts';
 import { STORE } from './tokens.ts';
 
 /** What `@Res({ passthrough: true })` is used for: one header, on Express and Fastify alike. */

@@ -1,9 +1,10 @@
 /**
  * The console page's own logic, run in Node: which areas a session may read or change (from its
  * scopes), who counts as an administrator, scopes read from an access token, and API refusals turned
- * into sentences (with the fields the API names, never JSON).
+ * into sentences (with the fields the API names, never JSON), and custom data typed as a JSON object.
  */
 import { describe, expect, it } from 'vitest';
+import { parseJsonObject } from '../../console/src/json-object.js';
 import { describeFailure } from '../../console/src/messages.js';
 import { can, isAdministrator, tokenScopes } from '../../console/src/scopes.js';
 
@@ -49,5 +50,15 @@ describe('console page logic', () => {
     );
     expect(describeFailure(502, undefined)).toBe('The issuer answered 502.');
     expect(describeFailure(404, undefined)).toBe('It no longer exists.');
+  });
+
+  it('reads custom data as a JSON object, and refuses anything else with a sentence', () => {
+    expect(parseJsonObject('{"plan": "pro", "seats": 3}')).toEqual({ value: { plan: 'pro', seats: 3 } });
+    expect(parseJsonObject('  ')).toEqual({ value: {} });
+    expect(parseJsonObject('{"plan": ')).toEqual({ error: 'Custom data is not valid JSON.' });
+    for (const text of ['["pro"]', 'null', '"pro"', '3'])
+      expect(parseJsonObject(text), text).toEqual({
+        error: 'Custom data must be a JSON object, e.g. {"plan": "pro"}.',
+      });
   });
 });

@@ -12,174 +12,45 @@
  * violation; screenshots of every page, at desktop and phone widths, light and dark, are saved to
  * test/e2e/screenshots/.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_ROLES } from '../../src/console/bootstrap.js';
 import { Agent, codeOf, pkce, signIn, tokenRequest } from '../helpers/agent.js';
+import {
+  type ConsoleWorld,
+  everything,
+  inspect,
+  nav,
+  newPage as openPage,
+  PASSWORD,
+  signInAs as signInWorld,
+  startConsoleWorld,
+} from '../helpers/console-browser.js';
 import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE } from '../helpers/exchange.js';
-import { ensureBuilt, type Instance, startInstance, stopInstance } from '../helpers/instances.js';
-import { adminToken, api, clientCredentials, freePort, type TestIssuer } from '../helpers/issuer.js';
+import { adminToken, api, clientCredentials, type TestIssuer } from '../helpers/issuer.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = join(import.meta.dirname, 'screenshots');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const PASSWORD = 'a long console passphrase';
 const ORDERS = 'https://orders.example.com';
 const BACKEND_REDIRECT = 'http://127.0.0.1:8976/callback';
-const VIEWPORTS = { desktop: { width: 1280, height: 860 }, phone: { width: 390, height: 844 } } as const;
 
-let dir: string;
-let instance: Instance;
-let browser: Browser;
+let world: ConsoleWorld;
 /** The helpers' view of the CLI-started issuer: its URL and administrator credentials. */
 let t: TestIssuer;
-const ids: Record<string, string> = {};
+let ids: Record<string, string>;
 /** Everything any page wrote to the browser's console. */
-const printed: string[] = [];
+let printed: string[];
 
 beforeAll(async () => {
-  ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'gatehouse-console-'));
-  mkdirSync(SHOTS, { recursive: true });
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const admin = {
-    clientId: 'console-test-admin',
-    clientSecret: 'console-test-admin-secret-0123456789abcdef',
-  };
-  [instance, browser] = await Promise.all([
-    startInstance(
-      'console',
-      baseUrl,
-      {
-        GATEHOUSE_DATABASE: join(dir, 'issuer.sqlite'),
-        GATEHOUSE_ADMIN_CLIENT_ID: admin.clientId,
-        GATEHOUSE_ADMIN_CLIENT_SECRET: admin.clientSecret,
-      },
-      port,
-    ),
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    }),
-  ]);
-  t = { baseUrl, admin } as unknown as TestIssuer;
-  const token = await adminToken(t);
-  const roles = (await api(t, token, 'GET', '/roles?pageSize=100')).body.items as {
-    id: string;
-    name: string;
-  }[];
-  const roleId = (name: string) => roles.find((role) => role.name === name)!.id;
-  for (const [username, role] of [
-    ['root', CONSOLE_ROLES.administrator.name],
-    ['auditor', CONSOLE_ROLES.viewer.name],
-    ['carol', undefined],
-    ['sam', undefined],
-  ] as const) {
-    const user = await api(t, token, 'POST', '/users', { username, password: PASSWORD });
-    expect(user.status).toBe(201);
-    ids[username] = user.body.id;
-    if (role !== undefined)
-      expect(
-        (await api(t, token, 'POST', `/users/${user.body.id}/roles`, { roleIds: [roleId(role)] })).status,
-      ).toBe(204);
-  }
+  world = await startConsoleWorld('console');
+  ({ t, ids, printed } = world);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  if (instance !== undefined) await stopInstance(instance);
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => world?.stop());
 
-/** A fresh browser context (its own cookies and storage) and page, recording page errors and CSP reports. */
-async function newPage(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  page.on('console', (message) => {
-    printed.push(message.text());
-    if (message.type() === 'error' && message.location().url.startsWith(`${t.baseUrl}/console`))
-      errors.push(message.text());
-  });
-  return { context, page, errors };
-}
-
-async function signInAs(page: Page, username: string): Promise<void> {
-  await page.goto(`${t.baseUrl}/console/`);
-  await page.locator('[data-state="signed-out"]').waitFor();
-  await expect.poll(() => axe(page)).toEqual([]);
-  await page.click('#sign-in');
-  await page.waitForURL((url) => url.pathname.startsWith('/interaction/'));
-  await page.fill('#identifier', username);
-  await page.fill('#password', PASSWORD);
-  await page.click('button[type=submit]');
-  await page.waitForURL(
-    (url) => url.pathname.startsWith('/console/') && url.pathname !== '/console/callback',
-  );
-}
-
-/** Serious or critical axe-core violations of the page as it is now (ids and the first target). */
-async function axe(page: Page): Promise<string[]> {
-  if (!(await page.evaluate("'axe' in window"))) await page.evaluate(AXE);
-  // Evaluated in the page (written as text: the test's TypeScript has no DOM types).
-  const violations = await page.evaluate<{ id: string; impact: string; target: string }[]>(
-    'axe.run().then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, target: v.nodes[0].target.join(" ") })))',
-  );
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.target}`);
-}
-
-/** Check the page with axe and save screenshots at both widths (light; and dark when `dark`). */
-async function inspect(page: Page, name: string, dark = false): Promise<void> {
-  expect(await axe(page), name).toEqual([]);
-  for (const [width, viewport] of Object.entries(VIEWPORTS)) {
-    await page.setViewportSize(viewport);
-    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-    if (dark) {
-      await page.emulateMedia({ colorScheme: 'dark' });
-      expect(await axe(page), `${name} (dark)`).toEqual([]);
-      await page.screenshot({ path: join(SHOTS, `${name}-${width}-dark.png`), fullPage: true });
-      await page.emulateMedia({ colorScheme: 'light' });
-    }
-  }
-  await page.setViewportSize(VIEWPORTS.desktop);
-}
-
-async function nav(page: Page, label: string, heading: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: label }).click();
-  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-}
-
-/** The page's whole text, markup, form values and Web Storage. */
-async function everything(page: Page): Promise<string> {
-  return page.evaluate<string>(`[
-    document.documentElement.outerHTML,
-    ...[...document.querySelectorAll('input, textarea')].map((el) => el.value),
-    ...[sessionStorage, localStorage].flatMap((storage) =>
-      Object.keys(storage).map((key) => key + '=' + storage.getItem(key)),
-    ),
-  ].join('\\n')`);
-}
+const newPage = () => openPage(world);
+const signInAs = (page: Page, username: string) => signInWorld(world, page, username);
 
 describe('the admin console in Chromium', { timeout: 120_000 }, () => {
   it('the start banner prints where the console is', () => {
-    expect(instance.stderr()).toContain(`  Admin console:   ${t.baseUrl}/console/\n`);
+    expect(world.instance.stderr()).toContain(`  Admin console:   ${t.baseUrl}/console/\n`);
   });
 
   it('serves the page with a strict CSP and no caching, and hashed assets for a year', async () => {
@@ -547,6 +418,8 @@ describe('the admin console in Chromium', { timeout: 120_000 }, () => {
         '#new-pat-button',
         '#add-role',
         '#pats button',
+        '#delete-button',
+        '#custom-data button',
       ])
         await none(selector);
       await nav(page, 'Applications', 'Applications');
@@ -555,18 +428,25 @@ describe('the admin console in Chromium', { timeout: 120_000 }, () => {
       await page.getByRole('heading', { level: 1, name: 'Orders worker' }).waitFor();
       expect(await page.locator('#edit-exchange').isDisabled()).toBe(true);
       expect(await page.locator('#edit-dpop').isDisabled()).toBe(true);
-      for (const selector of ['#rotate-secret', '#add-role', '#application-settings button'])
+      for (const selector of [
+        '#rotate-secret',
+        '#add-role',
+        '#application-settings button',
+        '#delete-button',
+        '#custom-data button',
+      ])
         await none(selector);
       await nav(page, 'API resources', 'API resources');
       await none('#new-resource-button');
       await page.getByRole('link', { name: 'Orders API' }).click();
       await page.locator('#scopes code', { hasText: 'read:orders' }).waitFor();
-      for (const selector of ['#new-scope', '#scopes button']) await none(selector);
+      for (const selector of ['#new-scope', '#scopes button', '#resource-settings', '#delete-button'])
+        await none(selector);
       await nav(page, 'Roles', 'Roles');
       await none('#new-role-button');
       await page.getByRole('link', { name: 'order-reader' }).click();
       await page.locator('#role-scopes code', { hasText: 'read:orders' }).waitFor();
-      for (const selector of ['#add-scope', '#role-scopes button']) await none(selector);
+      for (const selector of ['#add-scope', '#role-scopes button', '#delete-button']) await none(selector);
       await nav(page, 'Signing keys', 'Signing keys');
       await page.locator('#keys tbody tr').first().waitFor();
       await none('#rotate-key');

@@ -1,15 +1,19 @@
 /**
  * Applications: list and create (a confidential application's secret is shown once); one
  * application's page with its redirect URIs, the token-exchange switch, the DPoP requirement, secret
- * rotation (shown once) and, for machine-to-machine applications, its roles.
+ * rotation (shown once), its custom data, deletion and, for machine-to-machine applications, its roles.
  */
 import { useState } from 'preact/hooks';
 import { call, type Page } from '../api.js';
+import { CreateDialog } from '../components/create-dialog.js';
+import { CustomDataForm } from '../components/custom-data.js';
+import { DeleteButton } from '../components/delete-button.js';
+import { type Column, ListPage } from '../components/resource-table.js';
+import { SaveActions } from '../components/save-actions.js';
 import { useHref, useSession } from '../context.js';
 import { can } from '../session.js';
 import {
   ConfirmDialog,
-  Dialog,
   ErrorText,
   formValues,
   Loading,
@@ -33,6 +37,7 @@ interface Application {
   readonly tokenExchangeEnabled: boolean;
   readonly dpopBoundAccessTokens: boolean;
   readonly secretUpdatedAt: string | null;
+  readonly customData: Record<string, unknown>;
   readonly createdAt: string;
 }
 
@@ -50,139 +55,104 @@ function CreateApplication(props: {
   readonly onCreated: (app: Application, secret?: string) => void;
 }) {
   const session = useSession();
-  const action = useAction();
   const [type, setType] = useState<Application['type']>('SPA');
   return (
-    <Dialog title="New application" onClose={props.onClose} id="new-application">
-      <form
-        onSubmit={async (event) => {
-          const values = formValues(event);
-          let created: (Application & { clientSecret?: string }) | undefined;
-          const ok = await action.run(async () => {
-            created = await call(session, 'POST', '/applications', {
-              name: values.name,
-              type,
-              ...(interactive(type) ? { redirectUris: lines(values.redirectUris) } : {}),
-              tokenExchangeEnabled: values.tokenExchangeEnabled === 'on',
-              dpopBoundAccessTokens: values.dpopBoundAccessTokens === 'on',
-            });
-          });
-          if (ok) {
-            const { clientSecret, ...app } = created!;
-            props.onCreated(app, clientSecret);
-          }
-        }}
+    <CreateDialog
+      title="New application"
+      id="new-application"
+      submit="Create application"
+      onClose={props.onClose}
+      action={(values) =>
+        call<Application & { clientSecret?: string }>(session, 'POST', '/applications', {
+          name: values.name,
+          type,
+          ...(interactive(type) ? { redirectUris: lines(values.redirectUris) } : {}),
+          tokenExchangeEnabled: values.tokenExchangeEnabled === 'on',
+          dpopBoundAccessTokens: values.dpopBoundAccessTokens === 'on',
+        })
+      }
+      onDone={({ clientSecret, ...app }) => props.onCreated(app, clientSecret)}
+    >
+      <label for="app-name">Name</label>
+      <input id="app-name" name="name" required autocomplete="off" />
+      <label for="app-type">Type</label>
+      <select
+        id="app-type"
+        name="type"
+        value={type}
+        onChange={(event) => setType((event.currentTarget as HTMLSelectElement).value as Application['type'])}
       >
-        <label for="app-name">Name</label>
-        <input id="app-name" name="name" required autocomplete="off" />
-        <label for="app-type">Type</label>
-        <select
-          id="app-type"
-          name="type"
-          value={type}
-          onChange={(event) =>
-            setType((event.currentTarget as HTMLSelectElement).value as Application['type'])
-          }
-        >
-          {Object.entries(TYPES).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-        {interactive(type) ? (
-          <>
-            <label for="app-redirects">Redirect URIs, one per line</label>
-            <textarea id="app-redirects" name="redirectUris" rows={3} required spellcheck={false} />
-          </>
-        ) : null}
-        <div class="check">
-          <input id="app-exchange" name="tokenExchangeEnabled" type="checkbox" />
-          <label for="app-exchange">May use token exchange (impersonation)</label>
-        </div>
-        <div class="check">
-          <input id="app-dpop" name="dpopBoundAccessTokens" type="checkbox" />
-          <label for="app-dpop">Require DPoP-bound tokens</label>
-        </div>
-        <ErrorText error={action.error} />
-        <div class="actions">
-          <button type="button" class="secondary" onClick={props.onClose}>
-            Cancel
-          </button>
-          <button type="submit" disabled={action.busy}>
-            Create application
-          </button>
-        </div>
-      </form>
-    </Dialog>
+        {Object.entries(TYPES).map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+      {interactive(type) ? (
+        <>
+          <label for="app-redirects">Redirect URIs, one per line</label>
+          <textarea id="app-redirects" name="redirectUris" rows={3} required spellcheck={false} />
+        </>
+      ) : null}
+      <div class="check">
+        <input id="app-exchange" name="tokenExchangeEnabled" type="checkbox" />
+        <label for="app-exchange">May use token exchange (impersonation)</label>
+      </div>
+      <div class="check">
+        <input id="app-dpop" name="dpopBoundAccessTokens" type="checkbox" />
+        <label for="app-dpop">Require DPoP-bound tokens</label>
+      </div>
+    </CreateDialog>
   );
 }
+
+function AppLink({ app }: { readonly app: Application }) {
+  const href = useHref();
+  return <a href={href(`/applications/${encodeURIComponent(app.id)}`)}>{app.name}</a>;
+}
+
+const COLUMNS: readonly Column<Application>[] = [
+  { label: 'Name', cell: (app) => <AppLink app={app} /> },
+  { label: 'Type', cell: (app) => app.type },
+  { label: 'Client id', cell: (app) => <code>{app.clientId}</code> },
+  { label: 'Token exchange', cell: (app) => (app.tokenExchangeEnabled ? 'On' : 'Off') },
+];
 
 /** The list. */
 export function ApplicationsPage() {
   const session = useSession();
-  const href = useHref();
-  const { data, error, reload } = useApi<Page<Application>>(session, '/applications?pageSize=100');
-  const [creating, setCreating] = useState(false);
+  const list = useApi<Page<Application>>(session, '/applications?pageSize=100');
   const [secret, setSecret] = useState<{ clientId: string; value: string } | undefined>(undefined);
   return (
-    <section aria-labelledby="applications-title">
-      <div class="title-row">
-        <h1 id="applications-title">Applications</h1>
-        {can(session, 'applications', true) ? (
-          <button type="button" id="new-application-button" onClick={() => setCreating(true)}>
-            New application
-          </button>
-        ) : null}
-      </div>
-      {data === undefined ? (
-        <Loading error={error} />
-      ) : (
-        <table id="applications">
-          <caption class="visually-hidden">Applications</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">Client id</th>
-              <th scope="col">Token exchange</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.items.map((app) => (
-              <tr key={app.id}>
-                <td>
-                  <a href={href(`/applications/${encodeURIComponent(app.id)}`)}>{app.name}</a>
-                </td>
-                <td data-label="Type">{app.type}</td>
-                <td data-label="Client id">
-                  <code>{app.clientId}</code>
-                </td>
-                <td data-label="Token exchange">{app.tokenExchangeEnabled ? 'On' : 'Off'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {creating ? (
+    <ListPage
+      name="applications"
+      singular="application"
+      title="Applications"
+      area="applications"
+      newLabel="New application"
+      list={list}
+      columns={COLUMNS}
+      onCreated={list.reload}
+      create={(close, created) => (
         <CreateApplication
-          onClose={() => setCreating(false)}
+          onClose={close}
           onCreated={(app, value) => {
-            setCreating(false);
             if (value !== undefined) setSecret({ clientId: app.clientId, value });
-            reload();
+            created();
           }}
         />
-      ) : null}
-      {secret !== undefined ? (
-        <SecretDialog
-          title={`Client secret of ${secret.clientId}`}
-          label="Client secret"
-          value={secret.value}
-          onClose={() => setSecret(undefined)}
-        />
-      ) : null}
-    </section>
+      )}
+      footer={
+        secret !== undefined ? (
+          <SecretDialog
+            title={`Client secret of ${secret.clientId}`}
+            label="Client secret"
+            value={secret.value}
+            onClose={() => setSecret(undefined)}
+          />
+        ) : null
+      }
+    />
   );
 }
 
@@ -257,16 +227,7 @@ function Settings({ app, onSaved }: { readonly app: Application; readonly onSave
         </div>
       </fieldset>
       <ErrorText error={action.error} />
-      {write ? (
-        <div class="actions left">
-          <button type="submit" disabled={action.busy}>
-            Save
-          </button>
-          <span role="status" class="muted">
-            {saved ? 'Saved.' : ''}
-          </span>
-        </div>
-      ) : null}
+      {write ? <SaveActions label="Save" busy={action.busy} saved={saved} /> : null}
     </form>
   );
 }
@@ -314,12 +275,32 @@ export function ApplicationPage({ id }: { readonly id: string }) {
           </button>
         </div>
       ) : null}
+      <h2>Custom data</h2>
+      <CustomDataForm
+        path={`/applications/${encodeURIComponent(app.id)}`}
+        value={app.customData}
+        write={can(session, 'applications', true)}
+        onSaved={reload}
+      />
       {app.type === 'MachineToMachine' ? (
         <RoleAssignments
           holder={`/applications/${encodeURIComponent(app.id)}`}
           type="MachineToMachine"
           area="applications"
         />
+      ) : null}
+      {can(session, 'applications', true) ? (
+        <DeleteButton
+          noun="application"
+          name={app.name}
+          path={`/applications/${encodeURIComponent(app.id)}`}
+          back="/applications"
+        >
+          <p>
+            Its client id <code>{app.clientId}</code> stops working at once: no sign-in, no new token. Tokens
+            already issued stay valid until they expire.
+          </p>
+        </DeleteButton>
       ) : null}
       {rotating ? (
         <ConfirmDialog

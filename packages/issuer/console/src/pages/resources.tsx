@@ -1,9 +1,13 @@
-/** API resources: list and create; one resource's page with its scopes (add, remove). */
+/** API resources: list and create; one resource's page: its name and token lifetime, its scopes (add, describe, remove), deletion. */
 import { useState } from 'preact/hooks';
 import { call, type Page } from '../api.js';
+import { CreateDialog } from '../components/create-dialog.js';
+import { DeleteButton } from '../components/delete-button.js';
+import { type Column, ListPage, ResourceTable } from '../components/resource-table.js';
+import { SaveActions } from '../components/save-actions.js';
 import { useHref, useSession } from '../context.js';
 import { can } from '../session.js';
-import { ConfirmDialog, Dialog, ErrorText, formValues, Loading, useAction, useApi } from '../ui.js';
+import { ConfirmDialog, ErrorText, formValues, Loading, useAction, useApi } from '../ui.js';
 
 /** An API resource. */
 export interface Resource {
@@ -24,105 +28,121 @@ export interface Scope {
 
 function CreateResource(props: { readonly onClose: () => void; readonly onCreated: () => void }) {
   const session = useSession();
-  const action = useAction();
   return (
-    <Dialog title="New API resource" onClose={props.onClose} id="new-resource">
-      <form
-        onSubmit={async (event) => {
-          const { name, indicator, ttl } = formValues(event);
-          const ok = await action.run(() =>
-            call(session, 'POST', '/resources', {
-              name,
-              indicator,
-              ...(ttl ? { accessTokenTtl: Number(ttl) } : {}),
-            }),
-          );
-          if (ok) props.onCreated();
-        }}
-      >
-        <label for="resource-name">Name</label>
-        <input id="resource-name" name="name" required autocomplete="off" />
-        <label for="resource-indicator">
-          Identifier (the tokens' audience), e.g. https://orders.example.com
-        </label>
-        <input
-          id="resource-indicator"
-          name="indicator"
-          type="url"
-          required
-          autocomplete="off"
-          spellcheck={false}
-        />
-        <label for="resource-ttl">Access token lifetime in seconds (optional)</label>
-        <input id="resource-ttl" name="ttl" type="number" min={60} max={86400} />
-        <ErrorText error={action.error} />
-        <div class="actions">
-          <button type="button" class="secondary" onClick={props.onClose}>
-            Cancel
-          </button>
-          <button type="submit" disabled={action.busy}>
-            Create resource
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <CreateDialog
+      title="New API resource"
+      id="new-resource"
+      submit="Create resource"
+      onClose={props.onClose}
+      onDone={props.onCreated}
+      action={({ name, indicator, ttl }) =>
+        call(session, 'POST', '/resources', {
+          name,
+          indicator,
+          ...(ttl ? { accessTokenTtl: Number(ttl) } : {}),
+        })
+      }
+    >
+      <label for="resource-name">Name</label>
+      <input id="resource-name" name="name" required autocomplete="off" />
+      <label for="resource-indicator">
+        Identifier (the tokens' audience), e.g. https://orders.example.com
+      </label>
+      <input
+        id="resource-indicator"
+        name="indicator"
+        type="url"
+        required
+        autocomplete="off"
+        spellcheck={false}
+      />
+      <label for="resource-ttl">Access token lifetime in seconds (optional)</label>
+      <input id="resource-ttl" name="ttl" type="number" min={60} max={86400} />
+    </CreateDialog>
+  );
+}
+
+const COLUMNS: readonly Column<Resource>[] = [
+  { label: 'Name', cell: (resource) => <ResourceLink resource={resource} /> },
+  { label: 'Identifier', cell: (resource) => <code>{resource.indicator}</code> },
+  { label: 'Token lifetime', cell: (resource) => `${resource.accessTokenTtl} s` },
+];
+
+function ResourceLink({ resource }: { readonly resource: Resource }) {
+  const href = useHref();
+  return (
+    <>
+      <a href={href(`/resources/${encodeURIComponent(resource.id)}`)}>{resource.name}</a>
+      {resource.system ? <span class="badge"> built-in</span> : null}
+    </>
   );
 }
 
 /** The list. */
 export function ResourcesPage() {
   const session = useSession();
-  const href = useHref();
-  const { data, error, reload } = useApi<Page<Resource>>(session, '/resources?pageSize=100');
-  const [creating, setCreating] = useState(false);
+  const list = useApi<Page<Resource>>(session, '/resources?pageSize=100');
   return (
-    <section aria-labelledby="resources-title">
-      <div class="title-row">
-        <h1 id="resources-title">API resources</h1>
-        {can(session, 'resources', true) ? (
-          <button type="button" id="new-resource-button" onClick={() => setCreating(true)}>
-            New resource
-          </button>
-        ) : null}
-      </div>
-      {data === undefined ? (
-        <Loading error={error} />
-      ) : (
-        <table id="resources">
-          <caption class="visually-hidden">API resources</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Identifier</th>
-              <th scope="col">Token lifetime</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.items.map((resource) => (
-              <tr key={resource.id}>
-                <td>
-                  <a href={href(`/resources/${encodeURIComponent(resource.id)}`)}>{resource.name}</a>
-                  {resource.system ? <span class="badge"> built-in</span> : null}
-                </td>
-                <td>
-                  <code>{resource.indicator}</code>
-                </td>
-                <td data-label="Token lifetime">{resource.accessTokenTtl} s</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {creating ? (
-        <CreateResource
-          onClose={() => setCreating(false)}
-          onCreated={() => {
-            setCreating(false);
-            reload();
-          }}
+    <ListPage
+      name="resources"
+      singular="resource"
+      title="API resources"
+      area="resources"
+      newLabel="New resource"
+      list={list}
+      columns={COLUMNS}
+      onCreated={list.reload}
+      create={(close, created) => <CreateResource onClose={close} onCreated={created} />}
+    />
+  );
+}
+
+/** The resource's name and access-token lifetime, for those who may change it. */
+function ResourceSettings({
+  resource,
+  onSaved,
+}: {
+  readonly resource: Resource;
+  readonly onSaved: () => void;
+}) {
+  const session = useSession();
+  const action = useAction();
+  const [saved, setSaved] = useState(false);
+  return (
+    <form
+      id="resource-settings"
+      onSubmit={async (event) => {
+        const { name, ttl } = formValues(event);
+        setSaved(false);
+        const body = { name, accessTokenTtl: Number(ttl) };
+        if (
+          await action.run(() =>
+            call(session, 'PATCH', `/resources/${encodeURIComponent(resource.id)}`, body),
+          )
+        ) {
+          setSaved(true);
+          onSaved();
+        }
+      }}
+    >
+      <fieldset>
+        <legend>Settings</legend>
+        <label for="edit-resource-name">Name</label>
+        <input id="edit-resource-name" name="name" required autocomplete="off" defaultValue={resource.name} />
+        <label for="edit-resource-ttl">Access token lifetime in seconds (60 to 86400)</label>
+        <input
+          id="edit-resource-ttl"
+          name="ttl"
+          type="number"
+          required
+          min={60}
+          max={86400}
+          defaultValue={String(resource.accessTokenTtl)}
         />
-      ) : null}
-    </section>
+      </fieldset>
+      <ErrorText error={action.error} />
+      <SaveActions label="Save" busy={action.busy} saved={saved} />
+    </form>
   );
 }
 
@@ -131,10 +151,11 @@ export function ResourcePage({ id }: { readonly id: string }) {
   const session = useSession();
   const href = useHref();
   const path = `/resources/${encodeURIComponent(id)}`;
-  const { data: resource, error } = useApi<Resource>(session, path);
+  const { data: resource, error, reload } = useApi<Resource>(session, path);
   const scopes = useApi<{ items: Scope[] }>(session, `${path}/scopes`);
   const action = useAction();
   const [removing, setRemoving] = useState<Scope | undefined>(undefined);
+  const [describing, setDescribing] = useState<Scope | undefined>(undefined);
   const write = can(session, 'resources', true) && resource?.system === false;
   if (resource === undefined) return <Loading error={error} />;
   return (
@@ -144,43 +165,34 @@ export function ResourcePage({ id }: { readonly id: string }) {
       </p>
       <h1 id="resource-title">{resource.name}</h1>
       <p>
-        <code>{resource.indicator}</code> · tokens live {resource.accessTokenTtl} s
+        <code>{resource.indicator}</code> · tokens live{' '}
+        <span id="resource-ttl-value">{resource.accessTokenTtl}</span> s
       </p>
+      {write ? <ResourceSettings resource={resource} onSaved={reload} /> : null}
       <h2>Scopes</h2>
       {scopes.data === undefined ? (
         <Loading error={scopes.error} />
       ) : (
-        <table id="scopes">
-          <caption class="visually-hidden">Scopes</caption>
-          <thead>
-            <tr>
-              <th scope="col">Scope</th>
-              <th scope="col">Description</th>
-              {write ? (
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              ) : null}
-            </tr>
-          </thead>
-          <tbody>
-            {scopes.data.items.map((scope) => (
-              <tr key={scope.id}>
-                <td>
-                  <code>{scope.name}</code>
-                </td>
-                <td data-label="Description">{scope.description || '—'}</td>
-                {write ? (
-                  <td>
+        <ResourceTable
+          id="scopes"
+          caption="Scopes"
+          items={scopes.data.items}
+          columns={SCOPE_COLUMNS}
+          actions={
+            write
+              ? (scope) => (
+                  <>
+                    <button type="button" class="secondary small" onClick={() => setDescribing(scope)}>
+                      Edit<span class="visually-hidden"> the description of {scope.name}</span>
+                    </button>{' '}
                     <button type="button" class="danger small" onClick={() => setRemoving(scope)}>
                       Delete<span class="visually-hidden"> {scope.name}</span>
                     </button>
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                  </>
+                )
+              : undefined
+          }
+        />
       )}
       {write ? (
         <form
@@ -213,6 +225,38 @@ export function ResourcePage({ id }: { readonly id: string }) {
         </form>
       ) : null}
       <ErrorText error={action.error} />
+      {write ? (
+        <DeleteButton noun="API resource" name={resource.name} path={path} back="/resources">
+          <p>
+            Its scopes go with it (roles lose them), and no new token can be issued for {resource.indicator}.
+          </p>
+        </DeleteButton>
+      ) : null}
+      {describing !== undefined ? (
+        <CreateDialog
+          title={`Description of ${describing.name}`}
+          id="edit-scope"
+          submit="Save description"
+          onClose={() => setDescribing(undefined)}
+          onDone={() => {
+            setDescribing(undefined);
+            scopes.reload();
+          }}
+          action={({ description }) =>
+            call(session, 'PATCH', `${path}/scopes/${encodeURIComponent(describing.id)}`, {
+              description: description ?? '',
+            })
+          }
+        >
+          <label for="edit-scope-description">Description</label>
+          <input
+            id="edit-scope-description"
+            name="description"
+            autocomplete="off"
+            defaultValue={describing.description}
+          />
+        </CreateDialog>
+      ) : null}
       {removing !== undefined ? (
         <ConfirmDialog
           title={`Delete the scope ${removing.name}?`}
@@ -229,3 +273,8 @@ export function ResourcePage({ id }: { readonly id: string }) {
     </section>
   );
 }
+
+const SCOPE_COLUMNS: readonly Column<Scope>[] = [
+  { label: 'Scope', cell: (scope) => <code>{scope.name}</code> },
+  { label: 'Description', cell: (scope) => scope.description || '—' },
+];

@@ -1,22 +1,17 @@
 /**
  * Users: a searchable list and a create form; one user's page with suspension (disable / enable),
- * password reset, roles, and personal access tokens (a new one is shown once, in a dialog).
+ * password reset, roles, personal access tokens (a new one is shown once, in a dialog), custom data
+ * and deletion.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { call, type Page } from '../api.js';
+import { CreateDialog } from '../components/create-dialog.js';
+import { CustomDataForm } from '../components/custom-data.js';
+import { DeleteButton } from '../components/delete-button.js';
+import { type Column, ListPage, ResourceTable } from '../components/resource-table.js';
 import { useHref, useSession } from '../context.js';
 import { can } from '../session.js';
-import {
-  ConfirmDialog,
-  Dialog,
-  ErrorText,
-  formValues,
-  Loading,
-  SecretDialog,
-  useAction,
-  useApi,
-  when,
-} from '../ui.js';
+import { ConfirmDialog, ErrorText, Loading, SecretDialog, useAction, useApi, when } from '../ui.js';
 import { RoleAssignments } from './role-assignments.js';
 
 /** A user as the API returns it. */
@@ -25,6 +20,7 @@ export interface User {
   readonly username: string;
   readonly email: string | null;
   readonly suspended: boolean;
+  readonly customData: Record<string, unknown>;
   readonly createdAt: string;
 }
 
@@ -37,76 +33,77 @@ interface Pat {
   readonly lastUsedAt: string | null;
 }
 
-function CreateUser({
-  onClose,
-  onCreated,
-}: {
-  readonly onClose: () => void;
-  readonly onCreated: (user: User) => void;
-}) {
+function CreateUser(props: { readonly onClose: () => void; readonly onCreated: () => void }) {
   const session = useSession();
-  const action = useAction();
   return (
-    <Dialog title="New user" onClose={onClose} id="new-user">
-      <form
-        onSubmit={async (event) => {
-          const { username, email, password } = formValues(event);
-          let user: User | undefined;
-          const ok = await action.run(async () => {
-            user = await call<User>(session, 'POST', '/users', {
-              username,
-              ...(email ? { email } : {}),
-              ...(password ? { password } : {}),
-            });
-          });
-          if (ok) onCreated(user!);
-        }}
-      >
-        <label for="new-username">Username</label>
-        <input id="new-username" name="username" required autocomplete="off" spellcheck={false} />
-        <label for="new-email">Email (optional)</label>
-        <input id="new-email" name="email" type="email" autocomplete="off" />
-        <label for="new-password">Password (optional)</label>
-        <input id="new-password" name="password" type="password" autocomplete="new-password" />
-        <ErrorText error={action.error} />
-        <div class="actions">
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" disabled={action.busy}>
-            Create user
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <CreateDialog
+      title="New user"
+      id="new-user"
+      submit="Create user"
+      onClose={props.onClose}
+      onDone={props.onCreated}
+      action={({ username, email, password }) =>
+        call<User>(session, 'POST', '/users', {
+          username,
+          ...(email ? { email } : {}),
+          ...(password ? { password } : {}),
+        })
+      }
+    >
+      <label for="new-username">Username</label>
+      <input id="new-username" name="username" required autocomplete="off" spellcheck={false} />
+      <label for="new-email">Email (optional)</label>
+      <input id="new-email" name="email" type="email" autocomplete="off" />
+      <label for="new-password">Password (optional)</label>
+      <input id="new-password" name="password" type="password" autocomplete="new-password" />
+    </CreateDialog>
   );
 }
+
+function UserLink({ user }: { readonly user: User }) {
+  const href = useHref();
+  return <a href={href(`/users/${encodeURIComponent(user.id)}`)}>{user.username}</a>;
+}
+
+const COLUMNS: readonly Column<User>[] = [
+  { label: 'Username', cell: (user) => <UserLink user={user} /> },
+  { label: 'Email', cell: (user) => user.email ?? '—' },
+  { label: 'Status', cell: (user) => (user.suspended ? <span class="badge bad">Disabled</span> : 'Active') },
+  { label: 'Created', cell: (user) => when(user.createdAt) },
+];
 
 /** The list. */
 export function UsersPage() {
   const session = useSession();
-  const href = useHref();
   const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
-  const [creating, setCreating] = useState(false);
   // The Management API searches (username, email, id); ask once typing pauses.
   useEffect(() => {
     const timer = setTimeout(() => setQuery(search.trim()), 250);
     return () => clearTimeout(timer);
   }, [search]);
   const params = new URLSearchParams({ pageSize: '100', ...(query === '' ? {} : { search: query }) });
-  const { data, error, reload } = useApi<Page<User>>(session, `/users?${params}`);
-  const users = data?.items ?? [];
+  const list = useApi<Page<User>>(session, `/users?${params}`);
+  const { data } = list;
   return (
-    <section aria-labelledby="users-title">
-      <div class="title-row">
-        <h1 id="users-title">Users</h1>
-        {can(session, 'users', true) ? (
-          <button type="button" id="new-user-button" onClick={() => setCreating(true)}>
-            New user
-          </button>
-        ) : null}
-      </div>
+    <ListPage
+      name="users"
+      singular="user"
+      title="Users"
+      area="users"
+      newLabel="New user"
+      list={list}
+      columns={COLUMNS}
+      onCreated={list.reload}
+      create={(close, created) => <CreateUser onClose={close} onCreated={created} />}
+      footer={
+        data !== undefined && data.total !== undefined && data.total > data.items.length ? (
+          <p class="muted">
+            Showing the first {data.items.length} of {data.total} users.
+          </p>
+        ) : null
+      }
+    >
       <search>
         <label for="user-search">Search by username, email or id</label>
         <input
@@ -116,88 +113,26 @@ export function UsersPage() {
           onInput={(event) => setSearch((event.currentTarget as HTMLInputElement).value)}
         />
       </search>
-      {data === undefined ? (
-        <Loading error={error} />
-      ) : (
-        <table id="users">
-          <caption class="visually-hidden">Users</caption>
-          <thead>
-            <tr>
-              <th scope="col">Username</th>
-              <th scope="col">Email</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((user) => (
-              <tr key={user.id}>
-                <td>
-                  <a href={href(`/users/${encodeURIComponent(user.id)}`)}>{user.username}</a>
-                </td>
-                <td data-label="Email">{user.email ?? '—'}</td>
-                <td data-label="Status">
-                  {user.suspended ? <span class="badge bad">Disabled</span> : 'Active'}
-                </td>
-                <td data-label="Created">{when(user.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {data !== undefined && data.total !== undefined && data.total > data.items.length ? (
-        <p class="muted">
-          Showing the first {data.items.length} of {data.total} users.
-        </p>
-      ) : null}
-      {creating ? (
-        <CreateUser
-          onClose={() => setCreating(false)}
-          onCreated={() => {
-            setCreating(false);
-            reload();
-          }}
-        />
-      ) : null}
-    </section>
+    </ListPage>
   );
 }
 
 function ResetPassword({ user, onClose }: { readonly user: User; readonly onClose: () => void }) {
   const session = useSession();
-  const action = useAction();
   return (
-    <Dialog title={`Reset the password of ${user.username}`} onClose={onClose} id="reset-password">
-      <form
-        onSubmit={async (event) => {
-          const { password } = formValues(event);
-          if (
-            await action.run(() =>
-              call(session, 'PUT', `/users/${encodeURIComponent(user.id)}/password`, { password }),
-            )
-          )
-            onClose();
-        }}
-      >
-        <label for="reset-password-value">New password</label>
-        <input
-          id="reset-password-value"
-          name="password"
-          type="password"
-          required
-          autocomplete="new-password"
-        />
-        <ErrorText error={action.error} />
-        <div class="actions">
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" disabled={action.busy}>
-            Set password
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <CreateDialog
+      title={`Reset the password of ${user.username}`}
+      id="reset-password"
+      submit="Set password"
+      onClose={onClose}
+      onDone={onClose}
+      action={({ password }) =>
+        call(session, 'PUT', `/users/${encodeURIComponent(user.id)}/password`, { password })
+      }
+    >
+      <label for="reset-password-value">New password</label>
+      <input id="reset-password-value" name="password" type="password" required autocomplete="new-password" />
+    </CreateDialog>
   );
 }
 
@@ -211,48 +146,42 @@ function CreatePat({
   readonly onCreated: (value: string) => void;
 }) {
   const session = useSession();
-  const action = useAction();
   return (
-    <Dialog title="New personal access token" onClose={onClose} id="new-pat">
-      <form
-        onSubmit={async (event) => {
-          const { name, expiresAt, scopes } = formValues(event);
-          let value = '';
-          const ok = await action.run(async () => {
-            const created = await call<{ value: string }>(
-              session,
-              'POST',
-              `/users/${encodeURIComponent(user.id)}/personal-access-tokens`,
-              {
-                name,
-                ...(expiresAt ? { expiresAt: new Date(expiresAt).toISOString() } : {}),
-                ...(scopes?.trim() ? { scopes: scopes.trim().split(/\s+/) } : {}),
-              },
-            );
-            value = created.value;
-          });
-          if (ok) onCreated(value);
-        }}
-      >
-        <label for="pat-name">Name</label>
-        <input id="pat-name" name="name" required autocomplete="off" />
-        <label for="pat-expires">Expires (optional)</label>
-        <input id="pat-expires" name="expiresAt" type="datetime-local" />
-        <label for="pat-scopes">Scopes, separated by spaces (optional)</label>
-        <input id="pat-scopes" name="scopes" autocomplete="off" spellcheck={false} />
-        <ErrorText error={action.error} />
-        <div class="actions">
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" disabled={action.busy}>
-            Create token
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <CreateDialog<{ value: string }>
+      title="New personal access token"
+      id="new-pat"
+      submit="Create token"
+      onClose={onClose}
+      onDone={(created) => onCreated(created.value)}
+      action={({ name, expiresAt, scopes }) =>
+        call<{ value: string }>(
+          session,
+          'POST',
+          `/users/${encodeURIComponent(user.id)}/personal-access-tokens`,
+          {
+            name,
+            ...(expiresAt ? { expiresAt: new Date(expiresAt).toISOString() } : {}),
+            ...(scopes?.trim() ? { scopes: scopes.trim().split(/\s+/) } : {}),
+          },
+        )
+      }
+    >
+      <label for="pat-name">Name</label>
+      <input id="pat-name" name="name" required autocomplete="off" />
+      <label for="pat-expires">Expires (optional)</label>
+      <input id="pat-expires" name="expiresAt" type="datetime-local" />
+      <label for="pat-scopes">Scopes, separated by spaces (optional)</label>
+      <input id="pat-scopes" name="scopes" autocomplete="off" spellcheck={false} />
+    </CreateDialog>
   );
 }
+
+const PAT_COLUMNS: readonly Column<Pat>[] = [
+  { label: 'Name', cell: (pat) => pat.name },
+  { label: 'Scopes', cell: (pat) => pat.scopes?.join(' ') ?? 'Any of the user’s' },
+  { label: 'Expires', cell: (pat) => (pat.expiresAt ? when(pat.expiresAt) : 'Never') },
+  { label: 'Last used', cell: (pat) => when(pat.lastUsedAt) },
+];
 
 function Pats({ user }: { readonly user: User }) {
   const session = useSession();
@@ -277,39 +206,21 @@ function Pats({ user }: { readonly user: User }) {
       ) : data.items.length === 0 ? (
         <p class="muted">None.</p>
       ) : (
-        <table id="pats">
-          <caption class="visually-hidden">Personal access tokens</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              {write ? (
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              ) : null}
-            </tr>
-          </thead>
-          <tbody>
-            {data.items.map((pat) => (
-              <tr key={pat.id}>
-                <td>{pat.name}</td>
-                <td data-label="Scopes">{pat.scopes?.join(' ') ?? 'Any of the user’s'}</td>
-                <td data-label="Expires">{pat.expiresAt ? when(pat.expiresAt) : 'Never'}</td>
-                <td data-label="Last used">{when(pat.lastUsedAt)}</td>
-                {write ? (
-                  <td>
-                    <button type="button" class="danger small" onClick={() => setRevoking(pat)}>
-                      Revoke<span class="visually-hidden"> {pat.name}</span>
-                    </button>
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ResourceTable
+          id="pats"
+          caption="Personal access tokens"
+          items={data.items}
+          columns={PAT_COLUMNS}
+          actions={
+            write
+              ? (pat) => (
+                  <button type="button" class="danger small" onClick={() => setRevoking(pat)}>
+                    Revoke<span class="visually-hidden"> {pat.name}</span>
+                  </button>
+                )
+              : undefined
+          }
+        />
       )}
       {creating ? (
         <CreatePat
@@ -420,6 +331,23 @@ export function UserPage({ id }: { readonly id: string }) {
       <ErrorText error={action.error} />
       <RoleAssignments holder={`/users/${encodeURIComponent(user.id)}`} type="User" area="users" />
       <Pats user={user} />
+      <h2>Custom data</h2>
+      <CustomDataForm
+        path={`/users/${encodeURIComponent(user.id)}`}
+        value={user.customData}
+        write={write}
+        onSaved={reload}
+      />
+      {write ? (
+        <DeleteButton
+          noun="user"
+          name={user.username}
+          path={`/users/${encodeURIComponent(user.id)}`}
+          back="/users"
+        >
+          <p>Their role assignments and personal access tokens go with them.</p>
+        </DeleteButton>
+      ) : null}
       {resetting ? <ResetPassword user={user} onClose={() => setResetting(false)} /> : null}
     </section>
   );

@@ -3,7 +3,8 @@
  * loopback (discovery + JWKS), plus three one-hour tokens for `customer-42`. The tokens are written to a
  * file to `source`, never printed. Stop it with Ctrl-C.
  *
- * Run: `pnpm dev-issuer` (after `pnpm start` has built the packages once, or `pnpm build` at the root).
+ * Run: `pnpm dev-issuer` in any example API (after `pnpm start` has built the packages once, or `pnpm build`
+ * at the root); every example runs this one script.
  *
  * @module
  */
