@@ -124,6 +124,8 @@ export interface ResourceRecord {
   readonly accessTokenTtl: number;
   /** Built-in (the Management API itself): cannot be deleted. */
   readonly system: boolean;
+  /** Access tokens carry a `roles` claim: the subject's roles that hold a scope of this resource. */
+  readonly rolesClaim: boolean;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -135,6 +137,7 @@ export interface NewResource {
   readonly indicator: string;
   readonly accessTokenTtl: number;
   readonly system?: boolean | undefined;
+  readonly rolesClaim?: boolean | undefined;
 }
 
 /** Changeable resource fields. */
@@ -142,6 +145,7 @@ export interface ResourcePatch {
   readonly name?: string | undefined;
   readonly indicator?: string | undefined;
   readonly accessTokenTtl?: number | undefined;
+  readonly rolesClaim?: boolean | undefined;
 }
 
 /** A scope of one resource. */
