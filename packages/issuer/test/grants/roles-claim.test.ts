@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createVerifier, InsufficientRoleError } from '@gatehouse/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ROLES_CLAIM } from '../../src/index.js';
-import { tokenRequest } from '../helpers/agent.js';
+import { Agent, codeOf, pkce, signIn, tokenRequest } from '../helpers/agent.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import {
   ACCESS_TOKEN_TYPE,
@@ -22,7 +22,7 @@ import {
   signedInTokens,
   userId,
 } from '../helpers/exchange.js';
-import { BILLING, loadWorld, ORDERS, PASSWORD, SECRETS } from '../helpers/fixtures.js';
+import { BILLING, loadWorld, ORDERS, PASSWORD, REDIRECT, SECRETS } from '../helpers/fixtures.js';
 import { adminToken, api, startIssuer, type TestIssuer } from '../helpers/issuer.js';
 import { payloadOf } from '../helpers/jwt.js';
 
@@ -110,6 +110,48 @@ describe.each(DRIVERS)('%s', (driver) => {
       await expect(v.verify(tokens.access_token, { roles: 'billing-clerk' })).rejects.toBeInstanceOf(
         InsufficientRoleError,
       );
+    });
+
+    it('B100: a refresh lists the roles held now', async () => {
+      const web = { clientId: 'web-app', clientSecret: SECRETS.web };
+      const { verifier: codeVerifier, challenge } = pkce();
+      const res = await signIn(new Agent(), {
+        baseUrl: t.baseUrl,
+        clientId: 'web-app',
+        redirectUri: REDIRECT,
+        scope: 'openid offline_access read:orders write:orders',
+        resource: ORDERS,
+        identifier: 'erin',
+        password: PASSWORD,
+        codeChallenge: challenge,
+        extra: { prompt: 'consent' },
+      });
+      const first = await tokenRequest(
+        t.baseUrl,
+        {
+          grant_type: 'authorization_code',
+          code: codeOf(res),
+          code_verifier: codeVerifier,
+          redirect_uri: REDIRECT,
+          resource: ORDERS,
+        },
+        web,
+      );
+      expect(payloadOf(first.body.access_token).roles).toEqual(['reader', 'writer']);
+      const erin = await userId(t, 'erin');
+      const writer = (await t.issuer.store.roles.findByName('writer'))!;
+      await t.issuer.store.roles.unassign({ userId: erin }, writer.id);
+      try {
+        const refreshed = await tokenRequest(
+          t.baseUrl,
+          { grant_type: 'refresh_token', refresh_token: first.body.refresh_token, resource: ORDERS },
+          web,
+        );
+        expect(refreshed.status).toBe(200);
+        expect(payloadOf(refreshed.body.access_token).roles).toEqual(['reader']);
+      } finally {
+        await t.issuer.store.roles.assign({ userId: erin }, [writer.id]);
+      }
     });
 
     it('B100: a token for a resource that did not opt in has no roles claim', async () => {
