@@ -4,11 +4,9 @@
  * @module
  */
 import type { CheckedClaims } from './claims.js';
-import { hasRoles } from './roles.js';
+import { hasRoles, NO_ROLES } from './roles.js';
 import { hasScopes, parseScopes } from './scopes.js';
 import type { AccessTokenClaims, Actor, AuthInfo, Confirmation } from './types.js';
-
-const NO_ROLES: readonly string[] = Object.freeze([]);
 
 class VerifiedToken implements AuthInfo {
   readonly token: string;

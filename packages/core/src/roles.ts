@@ -10,6 +10,9 @@ import { hasScopes, type ScopeMode } from './scopes.js';
 /** How several required roles combine: `all` (every role) or `any` (at least one). */
 export type RoleMode = ScopeMode;
 
+/** The role list of a token without roles: one shared frozen array, so no allocation per token. */
+export const NO_ROLES: readonly string[] = Object.freeze([]);
+
 /** Longest role list a token may carry before it is refused (a bound on per-request work). */
 export const MAX_TOKEN_ROLES = 256;
 
@@ -25,7 +28,7 @@ export const MAX_TOKEN_ROLES = 256;
  */
 export function parseRoles(claims: Readonly<Record<string, unknown>>): readonly string[] | null {
   const { roles } = claims;
-  if (roles === undefined) return Object.freeze([]);
+  if (roles === undefined) return NO_ROLES;
   if (!Array.isArray(roles) || roles.length > MAX_TOKEN_ROLES) return null;
   if (!roles.every((role) => typeof role === 'string' && role.length > 0)) return null;
   return Object.freeze([...roles]);
