@@ -4,13 +4,15 @@
  * code: the user's roles; client credentials: the application's; token exchange: the subject's, never
  * the actor's), checked by @gatehouse/core's role requirement, never changed by a custom-claims
  * function, and refused past the size limit. Catalogue B100 (per-resource opt-in and scoping), B101
- * (impersonation and custom claims cannot change the roles), B102 (size limit refuses, never truncates).
+ * (impersonation and custom claims cannot change the roles), B102 (size limit refuses, never truncates);
+ * and on PostgreSQL, what it costs: one round trip more for an opted-in resource, none for the others.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createVerifier, InsufficientRoleError } from '@gatehouse/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_ROLES_CLAIM } from '../../src/index.js';
 import { Agent, codeOf, pkce, signIn, tokenRequest } from '../helpers/agent.js';
 import { DRIVERS } from '../helpers/drivers.js';
@@ -233,5 +235,49 @@ describe.each(DRIVERS)('%s', (driver) => {
       );
       expect(billing.status).toBe(200);
     });
+  });
+});
+
+describe('postgres: what the roles claim costs', () => {
+  let t: TestIssuer;
+  beforeAll(async () => {
+    // No key polling and no rate-limit flush: nothing but the requests talks to the database while counting.
+    t = await startIssuer('postgres', {
+      keys: { reloadInterval: 0 },
+      rateLimits: { syncInterval: 3_600_000 },
+    });
+    await loadWorld(t);
+    await t.issuer.seed({ resources: [{ name: 'Orders', indicator: ORDERS, rolesClaim: true }] });
+  });
+  afterAll(() => t.close());
+  afterEach(() => vi.restoreAllMocks());
+
+  /** The queries sent while `request` runs. */
+  async function counted(request: () => Promise<unknown>): Promise<string[]> {
+    const queries: string[] = [];
+    const original = pg.Client.prototype.query;
+    vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+      const config = args[0] as string | { text?: string };
+      queries.push(typeof config === 'string' ? config : String(config.text));
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as never);
+    await request();
+    vi.restoreAllMocks();
+    return queries;
+  }
+
+  it('client credentials: one more round trip for an opted-in resource (the roles), none for others', async () => {
+    const worker = { clientId: 'worker', clientSecret: SECRETS.worker };
+    const cc = (resource: string) => () =>
+      tokenRequest(t.baseUrl, { grant_type: 'client_credentials', resource }, worker);
+    // Warm both instances (each opens pool connections on first use).
+    for (let i = 0; i < 2; i++) {
+      expect((await cc(ORDERS)()).status).toBe(200);
+      expect((await cc(BILLING)()).status).toBe(200);
+    }
+    for (let i = 0; i < 2; i++) {
+      expect(await counted(cc(ORDERS))).toHaveLength(2);
+      expect(await counted(cc(BILLING))).toHaveLength(1);
+    }
   });
 });
