@@ -104,6 +104,7 @@ const SCOPE_OPTIONS = Object.keys({ mode: 1, allowDelegation: 1 } satisfies Reco
   1
 >);
 
+// Kept apart from SCOPE_OPTIONS: an option meant for scope requirements is never accepted here.
 const ROLE_OPTIONS = Object.keys({ mode: 1, allowDelegation: 1 } satisfies Record<
   keyof RoleRequirementOptions,
   1

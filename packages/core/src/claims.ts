@@ -9,9 +9,9 @@
  *
  * then: with `strict`, `sub`, `client_id`, `iat` and `jti` are required (RFC 9068 §2.2); present
  * identity claims have the right types; `act` is a valid actor chain; `roles`, when present, is an
- * array of role names; `cnf`, when present, holds a
- * binding this verifier can check (`jkt` and/or `x5t#S256`: a token bound by any other method is
- * refused, never accepted as a bearer token); configured claim checks pass.
+ * array of role names; `cnf`, when present, holds a binding this verifier can check (`jkt` and/or
+ * `x5t#S256`: a token bound by any other method is refused, never accepted as a bearer token);
+ * configured claim checks pass.
  *
  * @module
  */

@@ -1,6 +1,7 @@
 /**
- * `/api/resources`: API resources (resource indicator, access-token lifetime, `roles` claim) and their scopes. The
- * Management API's own resource is built in: it cannot be deleted, re-pointed or have its scopes changed.
+ * `/api/resources`: API resources (resource indicator, access-token lifetime, `roles` claim) and their
+ * scopes. The Management API's own resource is built in: it cannot be deleted, re-pointed or have its
+ * scopes changed.
  *
  * @module
  */
