@@ -12,6 +12,10 @@
  * | `GET  /scoped/any`        | requireAuth; requireScope `read:users write:users` (any)               |
  * | `GET  /no-delegation`     | requireAuth refusing delegated tokens                                  |
  * | `GET  /no-delegation/scoped` | requireAuth; requireScope `read:users`, refusing delegated tokens   |
+ * | `GET  /roles/one`         | requireAuth; requireRole `admin`                                       |
+ * | `GET  /roles/all`         | requireAuth; requireRole `admin auditor` (all)                         |
+ * | `GET  /roles/any`         | requireAuth; requireRole `admin auditor` (any)                         |
+ * | `GET  /roles/scoped`      | requireAuth; requireScope `read:users`, then requireRole `admin`       |
  * | `POST /form`              | form body parser; requireAuth                                          |
  * | the RFC 9728 document     | served when the setup has `resourceMetadata`                           |
  *
@@ -29,7 +33,7 @@ import type { AddressInfo } from 'node:net';
 import { Server as TlsServer } from 'node:tls';
 import type { ResourceMetadataOptions, Verifier } from '@gatehouse/core';
 
-export { describeAuth, SCOPES } from './describe.js';
+export { describeAuth, ROLES, SCOPES } from './describe.js';
 
 /** The frameworks under test. */
 export const FRAMEWORKS = ['express', 'fastify', 'koa', 'nestjs-express', 'nestjs-fastify'] as const;

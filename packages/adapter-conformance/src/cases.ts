@@ -1,6 +1,6 @@
 /**
  * The conformance table: requests and the answer every adapter must give, with the security-catalogue
- * cases (section A) each row covers; the sender-constrained rows (section D) are in `dpop-cases.ts`.
+ * cases (section A) each row covers (A61–A62: the `roles` claim and `requireRole`); the sender-constrained rows (section D) are in `dpop-cases.ts`.
  * Expectations are data (status, OAuth error, reason, scope); the suite turns a reason into core's
  * fixed description, so a row fails if an adapter reports another cause.
  *
@@ -15,7 +15,7 @@
  */
 import type { AuthErrorReason, OAuthErrorCode } from '@gatehouse/core';
 import type { TestIssuer } from '@gatehouse/testing';
-import { SCOPES } from './app.js';
+import { ROLES, SCOPES } from './app.js';
 import type { TestRequest } from './client.js';
 
 export const VARIANTS = ['default', 'sources', 'large', 'outage', 'metadata'] as const;
@@ -56,6 +56,19 @@ export interface Tokens {
   readonly overHeaderLimit: string;
   /** Validly signed, about 100 KB. */
   readonly huge: string;
+  /** `roles: ['admin']`, with `read:users`. */
+  readonly admin: string;
+  /** `roles: ['auditor']`, without any scope. */
+  readonly auditor: string;
+  /** `roles: ['auditor', 'admin']`, with `read:users`. */
+  readonly bothRoles: string;
+  /** `roles` holding look-alikes of `admin`: `Admin`, `admin2`, `admin auditor`. */
+  readonly lookalikeRoles: string;
+  /** `roles` as a string, then as an array holding a number: both make the token invalid. */
+  readonly rolesString: string;
+  readonly rolesMixed: string;
+  /** Impersonation: `support-7` acting for the subject, who holds `admin`. */
+  readonly delegatedAdmin: string;
 }
 
 /** Mint the {@link Tokens} from a test issuer. */
@@ -79,6 +92,17 @@ export async function mintTokens(issuer: TestIssuer): Promise<Tokens> {
     oversized: await sign({ scope: pair, pad: 'p'.repeat(9_000) }),
     overHeaderLimit: await sign({ scope: pair, pad: 'p'.repeat(14_000) }),
     huge: await sign({ scope: pair, pad: 'p'.repeat(75_000) }),
+    admin: await sign({ scope: SCOPES.one, roles: [ROLES.one] }),
+    auditor: await sign({ roles: ['auditor'] }),
+    bothRoles: await sign({ scope: SCOPES.one, roles: ['auditor', 'admin'] }),
+    lookalikeRoles: await sign({ scope: SCOPES.one, roles: ['Admin', 'admin2', 'admin auditor'] }),
+    rolesString: await sign({ scope: SCOPES.one, roles: 'admin' }),
+    rolesMixed: await sign({ scope: SCOPES.one, roles: ['admin', 7] }),
+    delegatedAdmin: await issuer.impersonation('support-7', {
+      sub: SUBJECT,
+      scope: pair,
+      roles: [ROLES.one],
+    }),
   };
 }
 
@@ -139,6 +163,15 @@ const invalidRequest = (reason: AuthErrorReason) =>
   ({ status: 400, error: 'invalid_request', reason }) as const;
 export const insufficient = (scope: string) =>
   ({ status: 403, error: 'insufficient_scope', reason: 'insufficient_scope', scope }) as const;
+/** 403 for a missing role: `insufficient_scope` without a `scope` attribute, reason `insufficient_role`. */
+export const INSUFFICIENT_ROLE = {
+  status: 403,
+  error: 'insufficient_scope',
+  reason: 'insufficient_role',
+} as const;
+/** 200 for the suite's subject holding `roles`. */
+const withRoles = (scopes: readonly string[], roles: readonly string[], actor: string | null = null) =>
+  ok({ subject: SUBJECT, scopes, delegated: actor !== null, actor, bound: null, roles });
 export const DELEGATION_REFUSED = {
   status: 403,
   error: 'access_denied',
@@ -567,6 +600,106 @@ export const ROWS: readonly Row[] = [
     variant: 'outage',
     request: (t) => ({ path: '/me', headers: bearer(t.tampered) }),
     expect: UNAVAILABLE,
+  },
+
+  // Roles (a `roles` claim) and requireRole: catalogue A61 (claim shape), A62 (required roles)
+  {
+    name: 'role held',
+    catalogue: [62],
+    variant: 'default',
+    request: (t) => ({ path: '/roles/one', headers: bearer(t.admin) }),
+    expect: withRoles([SCOPES.one], [ROLES.one]),
+  },
+  {
+    name: 'all roles held, in another order',
+    catalogue: [62],
+    variant: 'default',
+    request: (t) => ({ path: '/roles/all', headers: bearer(t.bothRoles) }),
+    expect: withRoles([SCOPES.one], ['auditor', 'admin']),
+  },
+  {
+    name: 'mode any: one of the roles is enough',
+    catalogue: [62],
+    variant: 'default',
+    request: (t) => ({ path: '/roles/any', headers: bearer(t.auditor) }),
+    expect: withRoles([], ['auditor']),
+  },
+  {
+    name: 'required role missing',
+    catalogue: [62],
+    variant: 'default',
+    request: (t) => ({ path: '/roles/one', headers: bearer(t.auditor) }),
+    expect: INSUFFICIENT_ROLE,
+  },
+  {
+    name: 'one of all required roles missing',
+    catalogue: [62],
+    variant: 'default',
+    request: (t) => ({ path: '/roles/all', headers: bearer(t.admin) }),
+    expect: INSUFFICIENT_ROLE,
+  },
+  {
+    name: 'token without a roles claim on a role route',
+    catalogue: [62],
+    variant: 'default',
+    request: (t) => ({ path: '/roles/any', headers: bearer(t.full) }),
+    expect: INSUFFICIENT_ROLE,
+  },
+  {
+    name: 'look-alike roles do not satisfy admin',
+    catalogue: [62],
+    variant: 'default',
+    request: (t) => ({ path: '/roles/one', headers: bearer(t.lookalikeRoles) }),
+    expect: INSUFFICIENT_ROLE,
+  },
+  {
+    name: 'a role does not stand in for a missing scope',
+    catalogue: [62, 44],
+    variant: 'default',
+    request: (t) => ({ path: '/roles/scoped', headers: bearer(t.auditor) }),
+    expect: insufficient(SCOPES.one),
+  },
+  {
+    name: 'scope and role both held',
+    catalogue: [62],
+    variant: 'default',
+    request: (t) => ({ path: '/roles/scoped', headers: bearer(t.admin) }),
+    expect: withRoles([SCOPES.one], [ROLES.one]),
+  },
+  {
+    name: "delegated token carries the subject's roles",
+    catalogue: [62, 48],
+    variant: 'default',
+    request: (t) => ({ path: '/roles/one', headers: bearer(t.delegatedAdmin) }),
+    expect: withRoles(PAIR, [ROLES.one], 'support-7'),
+  },
+  {
+    name: 'roles claim as a string makes the token invalid',
+    catalogue: [61],
+    variant: 'default',
+    request: (t) => ({ path: '/me', headers: bearer(t.rolesString) }),
+    expect: invalidToken('claim'),
+  },
+  {
+    name: 'roles claim holding a number makes the token invalid, also on a role route',
+    catalogue: [61],
+    variant: 'default',
+    request: (t) => ({ path: '/roles/one', headers: bearer(t.rolesMixed) }),
+    expect: invalidToken('claim'),
+  },
+  {
+    name: 'anonymous request on a role route',
+    catalogue: [1],
+    variant: 'default',
+    request: () => ({ path: '/roles/one' }),
+    expect: BARE,
+  },
+  {
+    name: 'metadata: insufficient_role challenge names the document',
+    catalogue: [62],
+    variant: 'metadata',
+    request: (t) => ({ path: '/roles/all', headers: bearer(t.auditor) }),
+    expect: INSUFFICIENT_ROLE,
   },
 
   // RFC 9728: challenges name the metadata document

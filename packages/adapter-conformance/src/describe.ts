@@ -1,5 +1,5 @@
 /**
- * What every route of the suite answers and which scopes it requires, free of any Node built-in so the
+ * What every route of the suite answers and which scopes and roles it requires, free of any Node built-in so the
  * apps that run on Bun, Deno and workerd (fetch-app.ts, hono-app.ts) share it with the Node ones.
  *
  * @module
@@ -12,7 +12,16 @@ export const SCOPES = Object.freeze({
   pair: Object.freeze(['read:users', 'write:users']),
 });
 
-/** The JSON body every route answers with; `bound` shows the sender binding the verifier checked. */
+/** Roles the role routes require (`/roles/*`). */
+export const ROLES = Object.freeze({
+  one: 'admin',
+  pair: Object.freeze(['admin', 'auditor']),
+});
+
+/**
+ * The JSON body every route answers with; `bound` shows the sender binding the verifier checked, and
+ * `roles` (only for a token that has some) the roles `AuthInfo` exposes.
+ */
 export function describeAuth(auth: AuthInfo | undefined): Record<string, unknown> {
   if (auth === undefined) return { anonymous: true };
   return {
@@ -21,6 +30,7 @@ export function describeAuth(auth: AuthInfo | undefined): Record<string, unknown
     delegated: auth.delegated,
     actor: auth.actor?.sub ?? null,
     bound: binding(auth.confirmation),
+    ...(auth.roles.length === 0 ? {} : { roles: auth.roles }),
   };
 }
 

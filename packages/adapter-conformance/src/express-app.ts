@@ -3,9 +3,17 @@
  *
  * @module
  */
-import { requireAuth, requireScope } from '@gatehouse/express';
+import { requireAuth, requireRole, requireScope } from '@gatehouse/express';
 import express from 'express';
-import { type AppSetup, createNodeServer, describeAuth, listen, type RunningApp, SCOPES } from './app.js';
+import {
+  type AppSetup,
+  createNodeServer,
+  describeAuth,
+  listen,
+  ROLES,
+  type RunningApp,
+  SCOPES,
+} from './app.js';
 
 /** Start the Express app of the suite. */
 export function startExpress(setup: AppSetup): Promise<RunningApp> {
@@ -28,6 +36,10 @@ export function startExpress(setup: AppSetup): Promise<RunningApp> {
   app.get('/scoped/any', auth, requireScope(SCOPES.pair, { mode: 'any' }), reply);
   app.get('/no-delegation', noDelegation, reply);
   app.get('/no-delegation/scoped', auth, requireScope(SCOPES.one, { allowDelegation: false }), reply);
+  app.get('/roles/one', auth, requireRole(ROLES.one), reply);
+  app.get('/roles/all', auth, requireRole(ROLES.pair), reply);
+  app.get('/roles/any', auth, requireRole(ROLES.pair, { mode: 'any' }), reply);
+  app.get('/roles/scoped', auth, requireScope(SCOPES.one), requireRole(ROLES.one), reply);
   app.post('/form', express.urlencoded({ extended: false }), auth, reply);
   return listen(createNodeServer(setup, app));
 }

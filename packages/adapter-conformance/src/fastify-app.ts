@@ -7,7 +7,7 @@
 import formbody from '@fastify/formbody';
 import gatehouse from '@gatehouse/fastify';
 import Fastify, { type RouteHandlerMethod } from 'fastify';
-import { type AppSetup, describeAuth, type RunningApp, SCOPES, tlsOptions } from './app.js';
+import { type AppSetup, describeAuth, ROLES, type RunningApp, SCOPES, tlsOptions } from './app.js';
 
 /** Start the Fastify app of the suite. */
 export async function startFastify(setup: AppSetup): Promise<RunningApp> {
@@ -19,7 +19,7 @@ export async function startFastify(setup: AppSetup): Promise<RunningApp> {
   await app.register(formbody);
   await app.register(gatehouse, { verifier, resourceMetadata, origin });
   const reply: RouteHandlerMethod = async (request) => describeAuth(request.auth);
-  const { requireAuth, optionalAuth, requireScope, refuseDelegation } = app;
+  const { requireAuth, optionalAuth, requireScope, requireRole, refuseDelegation } = app;
 
   app.get('/me', { onRequest: requireAuth }, reply);
   app.get('/optional', { onRequest: optionalAuth }, reply);
@@ -31,6 +31,14 @@ export async function startFastify(setup: AppSetup): Promise<RunningApp> {
   app.get(
     '/no-delegation/scoped',
     { onRequest: [requireAuth, requireScope(SCOPES.one, { allowDelegation: false })] },
+    reply,
+  );
+  app.get('/roles/one', { onRequest: [requireAuth, requireRole(ROLES.one)] }, reply);
+  app.get('/roles/all', { onRequest: [requireAuth, requireRole(ROLES.pair)] }, reply);
+  app.get('/roles/any', { onRequest: [requireAuth, requireRole(ROLES.pair, { mode: 'any' })] }, reply);
+  app.get(
+    '/roles/scoped',
+    { onRequest: [requireAuth, requireScope(SCOPES.one), requireRole(ROLES.one)] },
     reply,
   );
   app.post('/form', { preHandler: requireAuth }, reply);

@@ -1,7 +1,7 @@
 /**
  * The suite's routes as one plain WHATWG fetch handler on `@gatehouse/core` alone — what a `Bun.serve`,
  * `Deno.serve`, Worker or Next.js route handler writes: `verifier.authenticate(request)`, then
- * `verifier.authorize()` for the route's scopes, and `errorResponse()` for every `AuthError`. No Node
+ * `verifier.authorize()` for the route's scopes and roles, and `errorResponse()` for every `AuthError`. No Node
  * built-in: the same module runs on Node (through `@hono/node-server`'s request listener), Bun and Deno.
  *
  * @module
@@ -16,7 +16,7 @@ import {
   type Verifier,
   type VerifyOptions,
 } from '@gatehouse/core';
-import { describeAuth, SCOPES } from './describe.js';
+import { describeAuth, ROLES, SCOPES } from './describe.js';
 
 /** What the handler is built from: the verifier, the public origin and the RFC 9728 document to serve. */
 export interface FetchSetup {
@@ -37,6 +37,8 @@ interface Route {
   readonly method: 'GET' | 'POST';
   readonly authenticate: AuthenticateOptions;
   readonly scopes?: VerifyOptions;
+  /** Checked after `scopes`, as a second guard would be. */
+  readonly roles?: VerifyOptions;
 }
 
 const ROUTES: Readonly<Record<string, Route>> = {
@@ -51,6 +53,15 @@ const ROUTES: Readonly<Record<string, Route>> = {
     method: 'GET',
     authenticate: {},
     scopes: { scopes: SCOPES.one, allowDelegation: false },
+  },
+  '/roles/one': { method: 'GET', authenticate: {}, roles: { roles: ROLES.one } },
+  '/roles/all': { method: 'GET', authenticate: {}, roles: { roles: ROLES.pair } },
+  '/roles/any': { method: 'GET', authenticate: {}, roles: { roles: ROLES.pair, roleMode: 'any' } },
+  '/roles/scoped': {
+    method: 'GET',
+    authenticate: {},
+    scopes: { scopes: SCOPES.one },
+    roles: { roles: ROLES.one },
   },
   '/form': { method: 'POST', authenticate: {} },
 };
@@ -86,9 +97,10 @@ export function createFetchHandler(setup: FetchSetup): FetchHandler {
         origin,
         clientCertificate: context.clientCertificate,
       });
-      if (route.scopes !== undefined) {
+      for (const requirement of [route.scopes, route.roles]) {
+        if (requirement === undefined) continue;
         if (auth === undefined) throw new MissingTokenError(verifier.context);
-        verifier.authorize(auth, route.scopes);
+        verifier.authorize(auth, requirement);
       }
       return json(describeAuth(auth));
     } catch (error) {

@@ -5,9 +5,9 @@
  * @module
  */
 import type { ResourceMetadataOptions, Verifier } from '@gatehouse/core';
-import { requireAuth, requireScope } from '@gatehouse/hono';
+import { requireAuth, requireRole, requireScope } from '@gatehouse/hono';
 import { type Context, Hono } from 'hono';
-import { describeAuth, SCOPES } from './describe.js';
+import { describeAuth, ROLES, SCOPES } from './describe.js';
 
 /** What the app is built from. */
 export interface HonoSetup {
@@ -41,6 +41,10 @@ export function createHonoApp(setup: HonoSetup): Hono {
   app.get('/scoped/any', auth, requireScope(SCOPES.pair, { mode: 'any' }), reply);
   app.get('/no-delegation', noDelegation, reply);
   app.get('/no-delegation/scoped', auth, requireScope(SCOPES.one, { allowDelegation: false }), reply);
+  app.get('/roles/one', auth, requireRole(ROLES.one), reply);
+  app.get('/roles/all', auth, requireRole(ROLES.pair), reply);
+  app.get('/roles/any', auth, requireRole(ROLES.pair, { mode: 'any' }), reply);
+  app.get('/roles/scoped', auth, requireScope(SCOPES.one), requireRole(ROLES.one), reply);
   app.post('/form', auth, reply);
   return app;
 }

@@ -3,11 +3,19 @@
  *
  * @module
  */
-import { requireAuth, requireScope } from '@gatehouse/koa';
+import { requireAuth, requireRole, requireScope } from '@gatehouse/koa';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
-import { type AppSetup, createNodeServer, describeAuth, listen, type RunningApp, SCOPES } from './app.js';
+import {
+  type AppSetup,
+  createNodeServer,
+  describeAuth,
+  listen,
+  ROLES,
+  type RunningApp,
+  SCOPES,
+} from './app.js';
 
 /** Start the Koa app of the suite. */
 export function startKoa(setup: AppSetup): Promise<RunningApp> {
@@ -28,6 +36,10 @@ export function startKoa(setup: AppSetup): Promise<RunningApp> {
   router.get('/scoped/any', auth, requireScope(SCOPES.pair, { mode: 'any' }), reply);
   router.get('/no-delegation', noDelegation, reply);
   router.get('/no-delegation/scoped', auth, requireScope(SCOPES.one, { allowDelegation: false }), reply);
+  router.get('/roles/one', auth, requireRole(ROLES.one), reply);
+  router.get('/roles/all', auth, requireRole(ROLES.pair), reply);
+  router.get('/roles/any', auth, requireRole(ROLES.pair, { mode: 'any' }), reply);
+  router.get('/roles/scoped', auth, requireScope(SCOPES.one), requireRole(ROLES.one), reply);
   router.post('/form', bodyParser({ enableTypes: ['form'] }), auth, reply);
 
   const app = new Koa();

@@ -10,7 +10,7 @@
  * @module
  */
 import type { AuthInfo } from '@gatehouse/core';
-import { Auth, GatehouseModule, NoDelegation, Public, RequireScope } from '@gatehouse/nestjs';
+import { Auth, GatehouseModule, NoDelegation, Public, RequireRole, RequireScope } from '@gatehouse/nestjs';
 import { Controller, type DynamicModule, Get, HttpCode, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
@@ -20,6 +20,7 @@ import {
   createNodeServer,
   describeAuth,
   listen,
+  ROLES,
   type RunningApp,
   SCOPES,
   tlsOptions,
@@ -72,6 +73,31 @@ class SuiteController {
   @Get('no-delegation/scoped')
   @RequireScope(SCOPES.one, { allowDelegation: false })
   noDelegationScoped(@Auth() auth: AuthInfo) {
+    return describeAuth(auth);
+  }
+
+  @Get('roles/one')
+  @RequireRole(ROLES.one)
+  rolesOne(@Auth() auth: AuthInfo) {
+    return describeAuth(auth);
+  }
+
+  @Get('roles/all')
+  @RequireRole(...ROLES.pair)
+  rolesAll(@Auth() auth: AuthInfo) {
+    return describeAuth(auth);
+  }
+
+  @Get('roles/any')
+  @RequireRole(...ROLES.pair, { mode: 'any' })
+  rolesAny(@Auth() auth: AuthInfo) {
+    return describeAuth(auth);
+  }
+
+  @Get('roles/scoped')
+  @RequireScope(SCOPES.one)
+  @RequireRole(ROLES.one)
+  rolesScoped(@Auth() auth: AuthInfo) {
     return describeAuth(auth);
   }
 

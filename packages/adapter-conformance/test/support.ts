@@ -10,6 +10,7 @@ import {
   type DpopProofReason,
   type ErrorContext,
   ForbiddenError,
+  InsufficientRoleError,
   InsufficientScopeError,
   InvalidDpopProofError,
   InvalidRequestError,
@@ -138,6 +139,8 @@ export function expectedError(
       return new InvalidRequestError(reason, ctx);
     case 'insufficient_scope':
       return new InsufficientScopeError(expectation.scope?.split(' ') ?? [], 'all', ctx);
+    case 'insufficient_role':
+      return new InsufficientRoleError([], 'all', ctx);
     case 'delegation_not_allowed':
       return new ForbiddenError(reason, ctx);
     case 'dpop_nonce':

@@ -14,6 +14,7 @@ import {
   type ProtectedResource,
   type ProtectedResourceOptions,
 } from './resource-metadata.js';
+import { type RoleMode, toRoleList } from './roles.js';
 import { type ScopeMode, toScopeList } from './scopes.js';
 import type { VerifyOptions } from './verifier.js';
 
@@ -60,6 +61,14 @@ export interface ScopeRequirementOptions {
   allowDelegation?: boolean;
 }
 
+/** Options of `requireRole()` in every adapter. */
+export interface RoleRequirementOptions {
+  /** `all` (default): every role; `any`: at least one. */
+  mode?: RoleMode;
+  /** Accept delegated (impersonation) tokens on this route. Default `true`. */
+  allowDelegation?: boolean;
+}
+
 /** Adapter options after validation: the verifier, the RFC 9728 metadata and the switches. */
 export interface ResolvedAdapterOptions extends ProtectedResource {
   /** `scheme://host[:port]` without a trailing slash, or `undefined` to use the framework's view. */
@@ -92,6 +101,12 @@ export const ADAPTER_OPTIONS: readonly string[] = Object.freeze([
 ]);
 const SCOPE_OPTIONS = Object.keys({ mode: 1, allowDelegation: 1 } satisfies Record<
   keyof ScopeRequirementOptions,
+  1
+>);
+
+// Kept apart from SCOPE_OPTIONS: an option meant for scope requirements is never accepted here.
+const ROLE_OPTIONS = Object.keys({ mode: 1, allowDelegation: 1 } satisfies Record<
+  keyof RoleRequirementOptions,
   1
 >);
 
@@ -175,6 +190,32 @@ export function resolveScopeRequirement(
   return Object.freeze({
     scopes: list,
     scopeMode: mode,
+    allowDelegation: flag(options.allowDelegation, 'allowDelegation'),
+  });
+}
+
+/**
+ * Validate `requireRole()` arguments into the per-call requirements of `verifier.authorize()`: the
+ * roles the token's `roles` claim must hold (403 `insufficient_scope`, reason `insufficient_role`).
+ *
+ * @example
+ * ```ts
+ * resolveRoleRequirement(['admin', 'auditor'], { mode: 'any' });
+ * // { roles: ['admin', 'auditor'], roleMode: 'any', allowDelegation: true }
+ * ```
+ */
+export function resolveRoleRequirement(
+  roles: string | readonly string[],
+  options: RoleRequirementOptions = {},
+): VerifyOptions {
+  if (options === null || typeof options !== 'object')
+    throw new TypeError('requireRole options must be an object');
+  rejectUnknownKeys(options, ROLE_OPTIONS);
+  const mode = options.mode ?? ADAPTER_DEFAULTS.mode;
+  if (mode !== 'all' && mode !== 'any') throw new TypeError('"mode" option must be "all" or "any"');
+  return Object.freeze({
+    roles: toRoleList(roles),
+    roleMode: mode,
     allowDelegation: flag(options.allowDelegation, 'allowDelegation'),
   });
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import type { CheckedClaims } from './claims.js';
+import { hasRoles, NO_ROLES } from './roles.js';
 import { hasScopes, parseScopes } from './scopes.js';
 import type { AccessTokenClaims, Actor, AuthInfo, Confirmation } from './types.js';
 
@@ -15,6 +16,7 @@ class VerifiedToken implements AuthInfo {
   readonly issuer: string;
   readonly audience: readonly string[];
   readonly scopes: readonly string[];
+  readonly roles: readonly string[];
   readonly expiresAt: Date;
   readonly actor: Actor | undefined;
   readonly delegated: boolean;
@@ -30,6 +32,7 @@ class VerifiedToken implements AuthInfo {
       ? checked.audience
       : Object.freeze([...checked.audience]);
     this.scopes = parseScopes(payload);
+    this.roles = checked.roles ?? NO_ROLES;
     this.expiresAt = new Date(checked.exp * 1000);
     this.actor = checked.actor;
     this.delegated = checked.actor !== undefined;
@@ -45,8 +48,16 @@ class VerifiedToken implements AuthInfo {
     return hasScopes(this.scopes, scopes, 'any');
   }
 
+  hasRole(...roles: string[]): boolean {
+    return hasRoles(this.roles, roles, 'all');
+  }
+
+  hasAnyRole(...roles: string[]): boolean {
+    return hasRoles(this.roles, roles, 'any');
+  }
+
   /** Keep the raw token out of `JSON.stringify` and `console.log` output. */
-  toJSON(): Omit<AuthInfo, 'token' | 'hasScope' | 'hasAnyScope'> {
+  toJSON(): Omit<AuthInfo, 'token' | 'hasScope' | 'hasAnyScope' | 'hasRole' | 'hasAnyRole'> {
     const { token: _token, ...rest } = this;
     return rest;
   }

@@ -8,15 +8,17 @@
  *    `maxTokenAge` are checked with the clock tolerance;
  *
  * then: with `strict`, `sub`, `client_id`, `iat` and `jti` are required (RFC 9068 §2.2); present
- * identity claims have the right types; `act` is a valid actor chain; `cnf`, when present, holds a
- * binding this verifier can check (`jkt` and/or `x5t#S256`: a token bound by any other method is
- * refused, never accepted as a bearer token); configured claim checks pass.
+ * identity claims have the right types; `act` is a valid actor chain; `roles`, when present, is an
+ * array of role names; `cnf`, when present, holds a binding this verifier can check (`jkt` and/or
+ * `x5t#S256`: a token bound by any other method is refused, never accepted as a bearer token);
+ * configured claim checks pass.
  *
  * @module
  */
 import { parseActor } from './actor.js';
 import { type ErrorContext, InvalidTokenError, type InvalidTokenReason } from './errors.js';
 import type { ResolvedOptions } from './options.js';
+import { parseRoles } from './roles.js';
 import { isThumbprint } from './thumbprint.js';
 import type { AccessTokenClaims, Actor, Confirmation } from './types.js';
 
@@ -26,6 +28,8 @@ export interface CheckedClaims {
   readonly audience: readonly string[];
   readonly exp: number;
   readonly actor: Actor | undefined;
+  /** The `roles` claim, validated; absent or `[]` when the token has none. */
+  readonly roles?: readonly string[] | undefined;
   /** The `cnf` binding, when the token has one. */
   readonly confirmation?: Confirmation | undefined;
   /** Seconds since epoch after which this result must not be reused (exp, or iat + maxTokenAge, plus tolerance). */
@@ -93,6 +97,10 @@ export function checkClaims(
   const actor = parseActor(payload.act);
   if (actor === null) throw invalid('actor');
 
+  // roles: an array of role names, or the token is invalid (catalogue A61)
+  const roles = parseRoles(payload);
+  if (roles === null) throw invalid('claim', 'roles');
+
   // RFC 7800 cnf
   const confirmation = parseConfirmation(payload.cnf);
   if (confirmation === null) throw invalid('claim', 'cnf');
@@ -117,7 +125,7 @@ export function checkClaims(
     if (!ok) throw invalid('claim', name);
   }
 
-  return { issuer: iss, audience, exp, actor, confirmation, validUntil };
+  return { issuer: iss, audience, exp, actor, roles, confirmation, validUntil };
 }
 
 /**

@@ -36,6 +36,7 @@ export type AuthErrorReason =
   | 'actor'
   | 'delegation_not_allowed'
   | 'insufficient_scope'
+  | 'insufficient_role'
   | 'jwks_unavailable'
   | 'bound_token'
   | 'not_bound'
@@ -87,6 +88,7 @@ const DESCRIPTIONS: Readonly<Record<AuthErrorReason, string>> = Object.freeze({
   actor: 'The access token actor (act) claim is invalid',
   delegation_not_allowed: 'Delegated (impersonation) access tokens are not accepted here',
   insufficient_scope: 'The access token does not grant the required scope',
+  insufficient_role: 'The access token does not carry the required role',
   jwks_unavailable: 'The signing keys cannot be retrieved right now; try again later',
   bound_token: 'The access token is bound to a DPoP key and must be sent with the DPoP scheme and a proof',
   not_bound: 'The access token is not bound to a DPoP key',
@@ -250,6 +252,36 @@ export class InsufficientScopeError extends AuthError {
       errorDescription: this.description,
       scope: this.requiredScopes.join(' '),
     });
+  }
+}
+
+/**
+ * 403 `insufficient_scope` with reason `insufficient_role`: the token lacks a role a route requires
+ * (`requireRole()`). RFC 6750 §3.1 defines `insufficient_scope` as "the request requires higher
+ * privileges than provided by the access token", which a missing role is, and clients already know
+ * the code (Spring Security answers every authorization failure of a bearer token with it). The
+ * challenge carries no `scope` attribute — roles are not scopes a client could ask for — and never
+ * names the roles; `reason` and `error_description` tell a role from a scope failure.
+ *
+ * @example
+ * ```ts
+ * import { InsufficientRoleError } from '@gatehouse/core';
+ *
+ * if (err instanceof InsufficientRoleError) log.info({ needed: err.requiredRoles, mode: err.mode });
+ * ```
+ */
+export class InsufficientRoleError extends AuthError {
+  readonly status = 403;
+  readonly code = 'insufficient_scope' as const;
+  declare readonly reason: 'insufficient_role';
+  /** The roles the request needed (for logs; never sent to the client). */
+  readonly requiredRoles: readonly string[];
+  /** Whether all of {@link InsufficientRoleError.requiredRoles} were needed, or any one. */
+  readonly mode: 'all' | 'any';
+  constructor(requiredRoles: readonly string[], mode: 'all' | 'any', context?: ErrorContext) {
+    super('insufficient_role', context);
+    this.requiredRoles = Object.freeze([...requiredRoles]);
+    this.mode = mode;
   }
 }
 
@@ -437,6 +469,7 @@ export type AnyAuthError =
   | InvalidTokenError
   | MissingTokenError
   | InsufficientScopeError
+  | InsufficientRoleError
   | ForbiddenError
   | KeysUnavailableError
   | InvalidDpopProofError

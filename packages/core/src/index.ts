@@ -20,8 +20,10 @@ export {
   type AdapterSwitches,
   peerCertificate,
   type ResolvedAdapterOptions,
+  type RoleRequirementOptions,
   requestUrl,
   resolveAdapterOptions,
+  resolveRoleRequirement,
   resolveScopeRequirement,
   type ScopeRequirementOptions,
 } from './adapter-options.js';
@@ -50,6 +52,7 @@ export {
   type DpopProofReason,
   type ErrorContext,
   ForbiddenError,
+  InsufficientRoleError,
   InsufficientScopeError,
   InvalidDpopProofError,
   InvalidRequestError,
@@ -93,6 +96,7 @@ export {
   resourceMetadataUrl,
   type SharedVerifierOptions,
 } from './resource-metadata.js';
+export { hasRoles, MAX_TOKEN_ROLES, parseRoles, type RoleMode, toRoleList } from './roles.js';
 export { hasScopes, parseScopes, type ScopeMode, toScopeList } from './scopes.js';
 export { certificateThumbprint, jwkThumbprint } from './thumbprint.js';
 export type { AccessTokenClaims, Actor, Algorithm, AuthInfo, Confirmation, RequestLike } from './types.js';

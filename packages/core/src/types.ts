@@ -43,6 +43,7 @@ export interface AccessTokenClaims {
   readonly scope?: string;
   readonly scp?: readonly string[];
   readonly act?: Actor;
+  readonly roles?: readonly string[];
   readonly [claim: string]: unknown;
 }
 
@@ -73,6 +74,11 @@ export interface AuthInfo {
   readonly audience: readonly string[];
   /** Granted scopes, from the `scope` string or the `scp` array. */
   readonly scopes: readonly string[];
+  /**
+   * Roles, from a `roles` claim (an array of role names; the Gatehouse issuer adds it for resources
+   * that opt in). `[]` when the token has none; a `roles` claim of any other shape makes the token invalid.
+   */
+  readonly roles: readonly string[];
   /** When the token expires. */
   readonly expiresAt: Date;
   /** The RFC 8693 actor chain: set when someone acts on behalf of {@link AuthInfo.subject}. */
@@ -85,6 +91,10 @@ export interface AuthInfo {
   hasScope(...scopes: string[]): boolean;
   /** Whether at least one of the given scopes was granted. */
   hasAnyScope(...scopes: string[]): boolean;
+  /** Whether every given role is held (whole, case-sensitive names). */
+  hasRole(...roles: string[]): boolean;
+  /** Whether at least one of the given roles is held. */
+  hasAnyRole(...roles: string[]): boolean;
 }
 
 /** Minimal view of an HTTP request, built by each adapter. */

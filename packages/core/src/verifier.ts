@@ -9,7 +9,7 @@
  * 6. the sender binding for the request (sender-constraint.ts): a certificate-bound token's client
  *    certificate; a DPoP-bound token's proof (every check of RFC 9449 §4.3, then the replay store),
  *    run on every request, also for a token served from the result cache;
- * 7. delegation policy and required scopes (per verifier and per call).
+ * 7. delegation policy, required scopes (per verifier and per call) and required roles (per call).
  *
  * @module
  */
@@ -24,6 +24,7 @@ import { readProof } from './dpop-proof.js';
 import {
   type ErrorContext,
   ForbiddenError,
+  InsufficientRoleError,
   InsufficientScopeError,
   InvalidTokenError,
   KeySetError,
@@ -37,6 +38,7 @@ import type { KeyEntry } from './jwk.js';
 import { type KeySetStats, RemoteKeySet } from './jwks.js';
 import { JwsParser, type ParsedJws } from './jws.js';
 import { type ResolvedOptions, resolveOptions, type VerifierOptions } from './options.js';
+import { hasRoles, type RoleMode, toRoleList } from './roles.js';
 import { hasScopes, type ScopeMode, toScopeList } from './scopes.js';
 import { SenderConstraint } from './sender-constraint.js';
 import type { AuthInfo, RequestLike } from './types.js';
@@ -47,6 +49,10 @@ export interface VerifyOptions {
   scopes?: string | readonly string[];
   /** `all` (default): every scope; `any`: at least one. */
   scopeMode?: ScopeMode;
+  /** Roles this call needs (from the token's `roles` claim): a role name or a list. */
+  roles?: string | readonly string[];
+  /** `all` (default): every role; `any`: at least one. */
+  roleMode?: RoleMode;
   /** Accept tokens carrying `act` (delegation / impersonation). Default `true`; `false` answers 403. */
   allowDelegation?: boolean;
 }
@@ -86,7 +92,7 @@ export interface Verifier {
     options: AuthenticateOptions & { optional: true },
   ): Promise<AuthInfo | undefined>;
   authenticate(request: RequestLike | Request, options?: AuthenticateOptions): Promise<AuthInfo>;
-  /** Check an already verified token against further requirements (scopes, delegation). Throws an `AuthError`. */
+  /** Check an already verified token against further requirements (scopes, roles, delegation). Throws an `AuthError`. */
   authorize(info: AuthInfo, options: VerifyOptions): void;
   /**
    * Fetch the signing keys now, at start-up: the first request does not wait, and a misconfigured API
@@ -217,6 +223,11 @@ export function createVerifier(options: VerifierOptions): Verifier {
       const required = toScopeList(call.scopes);
       const mode = call.scopeMode ?? 'all';
       if (!hasScopes(info.scopes, required, mode)) throw new InsufficientScopeError(required, mode, ctx);
+    }
+    if (call.roles !== undefined) {
+      const required = toRoleList(call.roles);
+      const mode = call.roleMode ?? 'all';
+      if (!hasRoles(info.roles, required, mode)) throw new InsufficientRoleError(required, mode, ctx);
     }
   }
 

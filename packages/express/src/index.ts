@@ -13,12 +13,13 @@
  *
  * @module
  */
-export { requireAuth, requireScope } from './middleware.js';
+export { requireAuth, requireRole, requireScope } from './middleware.js';
 export { DEFAULTS } from './options.js';
 export type {
   AdapterOptions,
   Middleware,
   RequireAuthHandler,
   RequireAuthOptions,
+  RequireRoleOptions,
   RequireScopeOptions,
 } from './types.js';

@@ -1,6 +1,7 @@
 /**
  * Express 5 middleware: `requireAuth()` builds a `RequestLike`, calls the core verifier and sets
- * `req.auth`; `requireScope()` checks the verified token against a route's scopes. Every failure is
+ * `req.auth`; `requireScope()` and `requireRole()` check the verified token against a route's scopes
+ * and roles. Every failure is
  * an `AuthError` from core, answered with its status, headers and JSON body, or passed to `next(err)`.
  *
  * @module
@@ -13,13 +14,21 @@ import {
   type RequestLike,
   requestUrl,
   resolveAdapterOptions,
+  resolveRoleRequirement,
   resolveScopeRequirement,
   type Verifier,
+  type VerifyOptions,
 } from '@gatehouse/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Middleware, RequireAuthHandler, RequireAuthOptions, RequireScopeOptions } from './types.js';
+import type {
+  Middleware,
+  RequireAuthHandler,
+  RequireAuthOptions,
+  RequireRoleOptions,
+  RequireScopeOptions,
+} from './types.js';
 
-/** What `requireScope()` needs from the `requireAuth()` that ran before it on the same request. */
+/** What `requireScope()` and `requireRole()` need from the `requireAuth()` that ran before it on the same request. */
 interface Guard {
   readonly verifier: Verifier;
   readonly handleErrors: boolean;
@@ -116,11 +125,30 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
  * ```
  */
 export function requireScope(scopes: string | readonly string[], options?: RequireScopeOptions): Middleware {
-  const call = resolveScopeRequirement(scopes, options);
+  return authorizeRoute(resolveScopeRequirement(scopes, options), 'requireScope');
+}
+
+/**
+ * Require roles (the token's `roles` claim) of the token verified by a preceding {@link requireAuth}:
+ * 403 `insufficient_scope` (reason `insufficient_role`) when they are not held, 401 for an anonymous
+ * request. A string is one role name; `mode: 'any'` needs one of the listed roles.
+ *
+ * @example
+ * ```ts
+ * app.get('/reports', auth, requireRole('auditor'), handler);
+ * app.delete('/orders/:id', auth, requireRole(['admin', 'order-desk'], { mode: 'any' }), handler);
+ * ```
+ */
+export function requireRole(roles: string | readonly string[], options?: RequireRoleOptions): Middleware {
+  return authorizeRoute(resolveRoleRequirement(roles, options), 'requireRole');
+}
+
+/** The middleware of `requireScope()` and `requireRole()`: `call` checked against `req.auth`. */
+function authorizeRoute(call: VerifyOptions, name: string): Middleware {
   const handler: RequestHandler = (req, res, next) => {
     const guard = guards.get(req);
     if (guard === undefined) {
-      next(new Error('requireScope() must run after requireAuth() on the same route'));
+      next(new Error(`${name}() must run after requireAuth() on the same route`));
       return;
     }
     try {

@@ -4,7 +4,13 @@
  *
  * @module
  */
-import type { AuthInfo, ProtectedResourceOptions, ScopeMode, Verifier } from '@gatehouse/core';
+import type {
+  AuthInfo,
+  ProtectedResourceOptions,
+  RoleRequirementOptions,
+  ScopeMode,
+  Verifier,
+} from '@gatehouse/core';
 import type { NextFunction, Request, Response } from 'express';
 
 declare global {
@@ -54,6 +60,17 @@ export interface RequireScopeOptions {
   /** `false` refuses delegated (impersonation) tokens on this route with 403. Default `true`. */
   allowDelegation?: boolean;
 }
+
+/**
+ * Options of {@link requireRole}: `mode` (`all`, the default, or `any`) and `allowDelegation`
+ * (`false` refuses delegated tokens on the route with 403), as for `requireScope`.
+ *
+ * @example
+ * ```ts
+ * const options: RequireRoleOptions = { mode: 'any', allowDelegation: false };
+ * ```
+ */
+export type RequireRoleOptions = RoleRequirementOptions;
 
 /**
  * Express middleware that fits any route: it is generic over the request's types, so route parameters,

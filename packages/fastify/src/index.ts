@@ -17,4 +17,10 @@
  */
 export { DEFAULTS } from './options.js';
 export { gatehouse, gatehouse as default } from './plugin.js';
-export type { AdapterOptions, GatehouseHook, GatehouseOptions, RequireScopeOptions } from './types.js';
+export type {
+  AdapterOptions,
+  GatehouseHook,
+  GatehouseOptions,
+  RequireRoleOptions,
+  RequireScopeOptions,
+} from './types.js';

@@ -1,6 +1,6 @@
 /**
  * Fastify 5 plugin: decorates `request.auth` and adds the `requireAuth` / `optionalAuth` hooks and the
- * `requireScope()` hook factory, which build a `RequestLike`, call the core verifier and attach the
+ * `requireScope()` and `requireRole()` hook factories, which build a `RequestLike`, call the core verifier and attach the
  * result. Every failure is an `AuthError` from core, sent through `reply` with its status, headers and
  * JSON body, or thrown to Fastify's error handler.
  *
@@ -15,11 +15,13 @@ import {
   type ResolvedAdapterOptions,
   requestUrl,
   resolveAdapterOptions,
+  resolveRoleRequirement,
   resolveScopeRequirement,
+  type VerifyOptions,
 } from '@gatehouse/core';
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { GatehouseHook, GatehouseOptions, RequireScopeOptions } from './types.js';
+import type { GatehouseHook, GatehouseOptions, RequireRoleOptions, RequireScopeOptions } from './types.js';
 
 /**
  * The request as core sees it. `url` (for DPoP's `htu`) and the TLS client certificate are getters,
@@ -85,15 +87,13 @@ function register(
       }
     };
 
-  const requireScope = (
-    scopes: string | readonly string[],
-    scopeOptions?: RequireScopeOptions,
-  ): GatehouseHook => {
-    const call = resolveScopeRequirement(scopes, scopeOptions);
-    return async (request, reply) => {
+  /** The hook of `requireScope()` and `requireRole()`: `call` checked against `request.auth`. */
+  const authorizeRoute =
+    (call: VerifyOptions, name: string): GatehouseHook =>
+    async (request, reply) => {
       if (isMetadataRoute(request)) return;
       if (!authenticated.has(request))
-        throw new Error('requireScope() must run after requireAuth on the same route');
+        throw new Error(`${name}() must run after requireAuth on the same route`);
       try {
         if (request.auth === undefined) throw new MissingTokenError(verifier.context);
         verifier.authorize(request.auth, call);
@@ -101,7 +101,10 @@ function register(
         return reject(reply, err);
       }
     };
-  };
+  const requireScope = (scopes: string | readonly string[], scopeOptions?: RequireScopeOptions) =>
+    authorizeRoute(resolveScopeRequirement(scopes, scopeOptions), 'requireScope');
+  const requireRole = (roles: string | readonly string[], roleOptions?: RequireRoleOptions) =>
+    authorizeRoute(resolveRoleRequirement(roles, roleOptions), 'requireRole');
 
   const noDelegation = Object.freeze({ allowDelegation: false });
   const refuseDelegation: GatehouseHook = async (request, reply) => {
@@ -120,6 +123,7 @@ function register(
   app.decorate('requireAuth', authenticate(false));
   app.decorate('optionalAuth', authenticate(true));
   app.decorate('requireScope', requireScope);
+  app.decorate('requireRole', requireRole);
   app.decorate('refuseDelegation', refuseDelegation);
   app.decorate('gatehouseVerifier', verifier);
   if (metadata !== undefined) {

@@ -4,7 +4,13 @@
  *
  * @module
  */
-import type { AuthInfo, ProtectedResourceOptions, ScopeMode, Verifier } from '@gatehouse/core';
+import type {
+  AuthInfo,
+  ProtectedResourceOptions,
+  RoleRequirementOptions,
+  ScopeMode,
+  Verifier,
+} from '@gatehouse/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
@@ -25,6 +31,11 @@ declare module 'fastify' {
     optionalAuth: GatehouseHook;
     /** Hook factory: require scopes of the token verified by `requireAuth` / `optionalAuth` before it. */
     requireScope(scopes: string | readonly string[], options?: RequireScopeOptions): GatehouseHook;
+    /**
+     * Hook factory: require roles (the token's `roles` claim) of the token verified before it: 403
+     * `insufficient_scope` (reason `insufficient_role`) when they are not held. A string is one role.
+     */
+    requireRole(roles: string | readonly string[], options?: RequireRoleOptions): GatehouseHook;
     /** Hook: refuse delegated (impersonation) tokens with 403 on a route that needs no scope; after `requireAuth`. */
     refuseDelegation: GatehouseHook;
     /** The verifier the plugin uses, to share with other code. */
@@ -68,3 +79,14 @@ export interface RequireScopeOptions {
   /** `false` refuses delegated (impersonation) tokens on this route with 403. Default `true`. */
   allowDelegation?: boolean;
 }
+
+/**
+ * Options of `app.requireRole()`: `mode` (`all`, the default, or `any`) and `allowDelegation`
+ * (`false` refuses delegated tokens on the route with 403), as for `app.requireScope()`.
+ *
+ * @example
+ * ```ts
+ * app.get('/reports', { onRequest: [app.requireAuth, app.requireRole(['admin', 'auditor'], { mode: 'any' })] }, handler);
+ * ```
+ */
+export type RequireRoleOptions = RoleRequirementOptions;

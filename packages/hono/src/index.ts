@@ -15,6 +15,12 @@
  * @module
  */
 
-export { requireAuth, requireScope } from './middleware.js';
+export { requireAuth, requireRole, requireScope } from './middleware.js';
 export { DEFAULTS } from './options.js';
-export type { AdapterOptions, RequireAuthHandler, RequireAuthOptions, RequireScopeOptions } from './types.js';
+export type {
+  AdapterOptions,
+  RequireAuthHandler,
+  RequireAuthOptions,
+  RequireRoleOptions,
+  RequireScopeOptions,
+} from './types.js';

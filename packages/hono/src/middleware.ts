@@ -17,14 +17,21 @@ import {
   type RequestLike,
   requestUrl,
   resolveAdapterOptions,
+  resolveRoleRequirement,
   resolveScopeRequirement,
   type Verifier,
+  type VerifyOptions,
 } from '@gatehouse/core';
 import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import type { RequireAuthHandler, RequireAuthOptions, RequireScopeOptions } from './types.js';
+import type {
+  RequireAuthHandler,
+  RequireAuthOptions,
+  RequireRoleOptions,
+  RequireScopeOptions,
+} from './types.js';
 
-/** What `requireScope()` needs from the `requireAuth()` that ran before it on the same request. */
+/** What `requireScope()` and `requireRole()` need from the `requireAuth()` that ran before it on the same request. */
 interface Guard {
   readonly verifier: Verifier;
   readonly handleErrors: boolean;
@@ -164,10 +171,32 @@ export function requireScope(
   scopes: string | readonly string[],
   options?: RequireScopeOptions,
 ): MiddlewareHandler {
-  const call = resolveScopeRequirement(scopes, options);
+  return authorizeRoute(resolveScopeRequirement(scopes, options), 'requireScope');
+}
+
+/**
+ * Require roles (the token's `roles` claim) of the token verified by a preceding {@link requireAuth}:
+ * 403 `insufficient_scope` (reason `insufficient_role`) when they are not held, 401 for an anonymous
+ * request. A string is one role name; `mode: 'any'` needs one of the listed roles.
+ *
+ * @example
+ * ```ts
+ * app.get('/reports', requireRole('auditor'), handler);
+ * app.delete('/orders/:id', requireRole(['admin', 'order-desk'], { mode: 'any' }), handler);
+ * ```
+ */
+export function requireRole(
+  roles: string | readonly string[],
+  options?: RequireRoleOptions,
+): MiddlewareHandler {
+  return authorizeRoute(resolveRoleRequirement(roles, options), 'requireRole');
+}
+
+/** The middleware of `requireScope()` and `requireRole()`: `call` checked against `c.get('auth')`. */
+function authorizeRoute(call: VerifyOptions, name: string): MiddlewareHandler {
   return async (c, next) => {
     const guard = guards.get(c);
-    if (guard === undefined) throw new Error('requireScope() must run after requireAuth() on the same route');
+    if (guard === undefined) throw new Error(`${name}() must run after requireAuth() on the same route`);
     try {
       const auth = c.get('auth');
       if (auth === undefined) throw new MissingTokenError(guard.verifier.context);

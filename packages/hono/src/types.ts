@@ -4,7 +4,13 @@
  *
  * @module
  */
-import type { AuthInfo, ProtectedResourceOptions, ScopeMode, Verifier } from '@gatehouse/core';
+import type {
+  AuthInfo,
+  ProtectedResourceOptions,
+  RoleRequirementOptions,
+  ScopeMode,
+  Verifier,
+} from '@gatehouse/core';
 import type { MiddlewareHandler } from 'hono';
 
 declare module 'hono' {
@@ -53,6 +59,17 @@ export interface RequireScopeOptions {
   /** `false` refuses delegated (impersonation) tokens on this route with 403. Default `true`. */
   allowDelegation?: boolean;
 }
+
+/**
+ * Options of {@link requireRole}: `mode` (`all`, the default, or `any`) and `allowDelegation`
+ * (`false` refuses delegated tokens on the route with 403), as for `requireScope`.
+ *
+ * @example
+ * ```ts
+ * const options: RequireRoleOptions = { mode: 'any', allowDelegation: false };
+ * ```
+ */
+export type RequireRoleOptions = RoleRequirementOptions;
 
 /** The middleware returned by {@link requireAuth}, with the verifier it uses. */
 export interface RequireAuthHandler extends MiddlewareHandler {

@@ -8,6 +8,7 @@
  * @module
  */
 import { errors } from 'oidc-provider';
+import { MAX_ROLES_CLAIM } from './config/defaults.js';
 
 /**
  * A setting is missing or invalid. The message and {@link ConfigError.option} name the setting.
@@ -472,5 +473,28 @@ export class CustomClaimsError extends errors.OIDCProviderError {
     this.error_description = 'the custom claims function failed; no token was issued';
     this.expose = true;
     this.failure = failure;
+  }
+}
+
+/**
+ * A `roles` claim would list more roles than {@link MAX_ROLES_CLAIM} (the subject holds too many roles
+ * that grant scopes of an API resource that opted in to the claim): no token is issued, `400
+ * access_denied` with a fixed description naming the limit. Refusing rather than truncating: an API that
+ * authorizes by role never receives a silently shortened list. The role names are never sent or logged.
+ *
+ * @example
+ * ```ts
+ * if (err instanceof TooManyRolesError) log.warn({ event: 'roles_claim.too_many', count: err.count });
+ * ```
+ */
+export class TooManyRolesError extends errors.AccessDenied {
+  /** How many roles the claim would have listed. */
+  readonly count: number;
+  constructor(count: number) {
+    super(
+      `the subject holds more roles for this API resource than an access token may carry (at most ${MAX_ROLES_CLAIM}); no token was issued`,
+    );
+    this.name = 'TooManyRolesError';
+    this.count = count;
   }
 }

@@ -55,6 +55,7 @@ export function buildSeedSchema(config: Pick<ResolvedConfig, 'passwords'>) {
           name,
           indicator,
           accessTokenTtl: z.number().int().min(60).max(86_400).optional(),
+          rolesClaim: z.boolean().optional(),
           scopes: z
             .array(
               z.union([scopeName, z.strictObject({ name: scopeName, description: description.optional() })]),
@@ -190,6 +191,7 @@ export async function seed(deps: SeedDeps, input: unknown): Promise<SeedResult> 
           name: entry.name,
           indicator: entry.indicator,
           accessTokenTtl: entry.accessTokenTtl ?? config.ttl.accessToken,
+          rolesClaim: entry.rolesClaim,
         },
         now,
       );
@@ -199,11 +201,12 @@ export async function seed(deps: SeedDeps, input: unknown): Promise<SeedResult> 
         throw new ValidationError(`Resource ${entry.indicator} is built in and cannot be seeded`);
       if (
         resource.name !== entry.name ||
-        (entry.accessTokenTtl !== undefined && entry.accessTokenTtl !== resource.accessTokenTtl)
+        (entry.accessTokenTtl !== undefined && entry.accessTokenTtl !== resource.accessTokenTtl) ||
+        (entry.rolesClaim !== undefined && entry.rolesClaim !== resource.rolesClaim)
       ) {
         await store.resources.update(
           resource.id,
-          { name: entry.name, accessTokenTtl: entry.accessTokenTtl },
+          { name: entry.name, accessTokenTtl: entry.accessTokenTtl, rolesClaim: entry.rolesClaim },
           now,
         );
         result.resources.updated++;

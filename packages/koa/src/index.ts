@@ -16,11 +16,12 @@
  *
  * @module
  */
-export { requireAuth, requireScope } from './middleware.js';
+export { requireAuth, requireRole, requireScope } from './middleware.js';
 export { DEFAULTS } from './options.js';
 export type {
   AdapterOptions,
   RequireAuthMiddleware,
   RequireAuthOptions,
+  RequireRoleOptions,
   RequireScopeOptions,
 } from './types.js';

@@ -13,13 +13,20 @@ import {
   type RequestLike,
   requestUrl,
   resolveAdapterOptions,
+  resolveRoleRequirement,
   resolveScopeRequirement,
   type Verifier,
+  type VerifyOptions,
 } from '@gatehouse/core';
 import type { Context, Middleware } from 'koa';
-import type { RequireAuthMiddleware, RequireAuthOptions, RequireScopeOptions } from './types.js';
+import type {
+  RequireAuthMiddleware,
+  RequireAuthOptions,
+  RequireRoleOptions,
+  RequireScopeOptions,
+} from './types.js';
 
-/** What `requireScope()` needs from the `requireAuth()` that ran before it on the same request. */
+/** What `requireScope()` and `requireRole()` need from the `requireAuth()` that ran before it on the same request. */
 interface Guard {
   readonly verifier: Verifier;
   readonly handleErrors: boolean;
@@ -115,10 +122,29 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthMiddleware 
  * ```
  */
 export function requireScope(scopes: string | readonly string[], options?: RequireScopeOptions): Middleware {
-  const call = resolveScopeRequirement(scopes, options);
+  return authorizeRoute(resolveScopeRequirement(scopes, options), 'requireScope');
+}
+
+/**
+ * Require roles (the token's `roles` claim) of the token verified by a preceding {@link requireAuth}:
+ * 403 `insufficient_scope` (reason `insufficient_role`) when they are not held, 401 for an anonymous
+ * request. A string is one role name; `mode: 'any'` needs one of the listed roles.
+ *
+ * @example
+ * ```ts
+ * router.get('/reports', auth, requireRole('auditor'), handler);
+ * router.delete('/orders/:id', auth, requireRole(['admin', 'order-desk'], { mode: 'any' }), handler);
+ * ```
+ */
+export function requireRole(roles: string | readonly string[], options?: RequireRoleOptions): Middleware {
+  return authorizeRoute(resolveRoleRequirement(roles, options), 'requireRole');
+}
+
+/** The middleware of `requireScope()` and `requireRole()`: `call` checked against `ctx.state.auth`. */
+function authorizeRoute(call: VerifyOptions, name: string): Middleware {
   return async (ctx, next) => {
     const guard = guards.get(ctx);
-    if (guard === undefined) throw new Error('requireScope() must run after requireAuth() on the same route');
+    if (guard === undefined) throw new Error(`${name}() must run after requireAuth() on the same route`);
     try {
       if (ctx.state.auth === undefined) throw new MissingTokenError(guard.verifier.context);
       guard.verifier.authorize(ctx.state.auth, call);

@@ -1,15 +1,15 @@
 /**
- * The route decorators — `@RequireScope()`, `@Public()`, `@NoDelegation()` on a controller or a
+ * The route decorators — `@RequireScope()`, `@RequireRole()`, `@Public()`, `@NoDelegation()` on a controller or a
  * handler — and the `@Auth()` parameter decorator. Scope requirements are validated by core when the
  * decorator runs, so a bad one fails at class definition, never at request time.
  *
  * @module
  */
-import { type AuthInfo, resolveScopeRequirement } from '@gatehouse/core';
+import { type AuthInfo, resolveRoleRequirement, resolveScopeRequirement } from '@gatehouse/core';
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { authOf } from './internal/requests.js';
 import { mark, targetOf } from './internal/route-metadata.js';
-import type { RequireScopeOptions } from './types.js';
+import type { RequireRoleOptions, RequireScopeOptions } from './types.js';
 
 /**
  * A decorator for a controller class or one of its route handlers.
@@ -63,6 +63,42 @@ export function RequireScope(...args: RequireScopeArgs): RouteDecorator {
     hasOptions ? (last as RequireScopeOptions) : undefined,
   );
   return routeDecorator((marks) => marks.scopes.push(requirement));
+}
+
+/**
+ * Arguments of {@link RequireRole}: role names, then optionally the options. Each argument is one
+ * role (role names may hold spaces); naming no role at all is refused when the decorator runs.
+ *
+ * @example
+ * ```ts
+ * const args: RequireRoleArgs = ['admin', 'auditor', { mode: 'any' }];
+ * ```
+ */
+export type RequireRoleArgs = [...roles: string[]] | [...roles: string[], options: RequireRoleOptions];
+
+/**
+ * Require roles (the token's `roles` claim) of the verified token: 403 `insufficient_scope` (reason
+ * `insufficient_role`) when they are not held, 401 for an anonymous request. Options come last. On a
+ * controller it applies to every route; requirements of the class and the handler (and any
+ * `@RequireScope()`) add up.
+ *
+ * @example
+ * ```ts
+ * @Controller('reports')
+ * @RequireRole('auditor')
+ * class ReportsController {
+ *   @Delete(':id')
+ *   @RequireRole('admin', 'order-desk', { mode: 'any', allowDelegation: false })
+ *   remove() {}
+ * }
+ * ```
+ */
+export function RequireRole(...args: RequireRoleArgs): RouteDecorator {
+  const last: unknown = args.at(-1);
+  const hasOptions = last !== null && typeof last === 'object';
+  const roles = (hasOptions ? args.slice(0, -1) : args) as string[];
+  const requirement = resolveRoleRequirement(roles, hasOptions ? (last as RequireRoleOptions) : undefined);
+  return routeDecorator((marks) => marks.roles.push(requirement));
 }
 
 /**

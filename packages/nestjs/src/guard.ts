@@ -18,8 +18,8 @@ import type { AuthenticatedRequest } from './types.js';
 /**
  * The guard. `GatehouseModule` registers it for every route (`globalGuard: true`, the default); with
  * `globalGuard: false`, name it with `@UseGuards(GatehouseGuard)` on a controller or handler. It
- * refuses a request without a valid token unless the route is `@Public()`, checks `@RequireScope()`
- * and `@NoDelegation()`, and sets `request.auth` (read it with `@Auth()`). It guards HTTP routes only:
+ * refuses a request without a valid token unless the route is `@Public()`, checks `@RequireScope()`,
+ * `@RequireRole()` and `@NoDelegation()`, and sets `request.auth` (read it with `@Auth()`). It guards HTTP routes only:
  * a WebSocket or microservice handler is refused unless it is `@Public()`.
  *
  * @example
@@ -68,9 +68,10 @@ export class GatehouseGuard implements CanActivate {
         allowDelegation: allowDelegation && !route.noDelegation,
       });
       attach(request, auth);
-      if (route.scopes.length > 0) {
+      if (route.scopes.length > 0 || route.roles.length > 0) {
         if (auth === undefined) throw new MissingTokenError(verifier.context);
         for (const requirement of route.scopes) verifier.authorize(auth, requirement);
+        for (const requirement of route.roles) verifier.authorize(auth, requirement);
       }
       return true;
     } catch (err) {

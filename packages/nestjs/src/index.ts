@@ -31,6 +31,8 @@ export {
   type AuthProperty,
   NoDelegation,
   Public,
+  RequireRole,
+  type RequireRoleArgs,
   RequireScope,
   type RequireScopeArgs,
   type RouteDecorator,
@@ -47,5 +49,6 @@ export type {
   GatehouseModuleOptions,
   GatehouseOptions,
   ModuleSwitches,
+  RequireRoleOptions,
   RequireScopeOptions,
 } from './types.js';

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { AuthInfo, ProtectedResourceOptions, ScopeMode } from '@gatehouse/core';
+import type { AuthInfo, ProtectedResourceOptions, RoleRequirementOptions, ScopeMode } from '@gatehouse/core';
 import type { InjectionToken, ModuleMetadata, OptionalFactoryDependency } from '@nestjs/common';
 
 /**
@@ -113,6 +113,17 @@ export interface RequireScopeOptions {
   /** `false` refuses delegated (impersonation) tokens on this route with 403. Default `true`. */
   allowDelegation?: boolean;
 }
+
+/**
+ * Options of `@RequireRole()`, given after the roles: `mode` (`all`, the default, or `any`) and
+ * `allowDelegation`, as for `@RequireScope()`.
+ *
+ * @example
+ * ```ts
+ * @RequireRole('admin', 'order-desk', { mode: 'any', allowDelegation: false })
+ * ```
+ */
+export type RequireRoleOptions = RoleRequirementOptions;
 
 /**
  * A request the guard has run on (an Express or a Fastify request): `auth` is the verified token, or

@@ -53,6 +53,7 @@ describe('@gatehouse/nestjs types', () => {
       | 'issuer'
       | 'audience'
       | 'scopes'
+      | 'roles'
       | 'expiresAt'
       | 'actor'
       | 'delegated'

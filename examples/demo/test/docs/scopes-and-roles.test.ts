@@ -1,14 +1,15 @@
 /**
  * docs/scopes-and-roles.md, run against a real issuer seeded with the page's seed file: what a user and
- * a machine-to-machine application get, and how an API checks it.
+ * a machine-to-machine application get, and how an API checks it — by scope, and by the `roles` claim
+ * the orders resource opted in to (issuer → token → `requireRole`).
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { createClient } from '@gatehouse/client';
-import { createVerifier } from '@gatehouse/core';
-import { requireAuth, requireScope } from '@gatehouse/express';
+import { createVerifier, InsufficientRoleError } from '@gatehouse/core';
+import { requireAuth, requireRole, requireScope } from '@gatehouse/express';
 import { createIssuer, type Issuer } from '@gatehouse/issuer';
 import express from 'express';
 import request from 'supertest';
@@ -125,5 +126,57 @@ describe('scopes come from roles, per API resource', () => {
       status: 403,
       code: 'insufficient_scope',
     });
+  });
+});
+
+function reportsApi() {
+  const app = express();
+  app.use(requireAuth({ issuer: `${baseUrl}/oidc`, audience: ORDERS }));
+  app.get('/reports', requireRole('auditor'), (_req, res) => {
+    res.json({ reports: [] });
+  });
+  app.get('/orders/:id', requireRole(['customer', 'auditor'], { mode: 'any' }), (req, res) => {
+    res.json({ id: req.params.id, roles: req.auth?.roles });
+  });
+  return app;
+}
+
+describe('roles in access tokens (rolesClaim)', () => {
+  it('a token for a resource with rolesClaim lists the roles that hold its scopes', async () => {
+    const verifier = createVerifier({ issuer: `${baseUrl}/oidc`, audience: ORDERS, strict: true });
+    expect((await verifier.verify(await userToken('alice', 'alice-password-1'))).roles).toEqual(['customer']);
+    expect((await verifier.verify(await userToken('olga', 'olga-password-12'))).roles).toEqual(['auditor']);
+    const worker = (await (await workerToken('read:orders')).json()) as { access_token: string };
+    expect((await verifier.verify(worker.access_token)).roles).toEqual(['fulfilment']);
+  });
+
+  it('requireRole lets the roles in, and answers 403 insufficient_scope without a scope to the others', async () => {
+    const app = reportsApi();
+    const olga = await userToken('olga', 'olga-password-12');
+    const alice = await userToken('alice', 'alice-password-1');
+    await request(app).get('/reports').auth(olga, { type: 'bearer' }).expect(200);
+    const denied = await request(app).get('/reports').auth(alice, { type: 'bearer' });
+    expect(denied.status).toBe(403);
+    expect(denied.headers['www-authenticate']).toMatch(
+      /^Bearer realm="api", error="insufficient_scope", error_description="The access token does not carry the required role", DPoP /,
+    );
+    expect(denied.headers['www-authenticate']).not.toContain('scope="');
+    expect(denied.body).toEqual({
+      error: 'insufficient_scope',
+      error_description: 'The access token does not carry the required role',
+    });
+    const order = await request(app).get('/orders/o-1').auth(alice, { type: 'bearer' }).expect(200);
+    expect(order.body).toEqual({ id: 'o-1', roles: ['customer'] });
+  });
+
+  it('core checks roles directly', async () => {
+    const verifier = createVerifier({ issuer: `${baseUrl}/oidc`, audience: ORDERS });
+    const token = await userToken('olga', 'olga-password-12');
+    const auth = await verifier.verify(token, { roles: ['auditor', 'customer'], roleMode: 'any' });
+    auth.roles; // ['auditor']
+    auth.hasRole('customer'); // false: olga is an auditor
+    expect(auth.roles).toEqual(['auditor']);
+    expect(auth.hasRole('customer')).toBe(false);
+    await expect(verifier.verify(token, { roles: 'customer' })).rejects.toBeInstanceOf(InsufficientRoleError);
   });
 });

@@ -27,6 +27,12 @@ export type CustomClaimsOnError = (typeof CUSTOM_CLAIMS_ON_ERROR)[number];
 /** Hard maximum of `subjectTokens.ttl`, in seconds: a subject token is meant to be redeemed at once. */
 export const MAX_SUBJECT_TOKEN_TTL = 3_600;
 
+/**
+ * Most roles a `roles` claim may list (API resources with `rolesClaim`). A subject holding more roles
+ * for the resource gets no token (`400 access_denied`) rather than a truncated list; see docs/scopes-and-roles.md.
+ */
+export const MAX_ROLES_CLAIM = 50;
+
 /** Log levels accepted by `log.level`. */
 export const LOG_LEVELS = Object.freeze([
   'fatal',

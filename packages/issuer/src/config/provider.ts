@@ -25,6 +25,7 @@ import { installDpop } from '../dpop.js';
 import { CustomClaimsError } from '../errors.js';
 import { getExchangeState } from '../grants/exchange-state.js';
 import { defaultResource, resourceServerInfo } from '../grants/resources.js';
+import { applyRolesClaim } from '../grants/roles-claim.js';
 import { GRANT_NOT_ALLOWED, TOKEN_EXCHANGE_GRANT_TYPE } from '../grants/token-exchange.js';
 import { findApplication } from '../grants/token-request.js';
 import { PAGE_HEADERS } from '../interactions/views/layout.js';
@@ -203,6 +204,7 @@ export function buildConfiguration(deps: ProviderDeps): Configuration {
           const exchange = getExchangeState(ctx);
           if (exchange?.act !== undefined) jwt.payload.act = exchange.act;
           await deps.customClaims?.apply(ctx, token, jwt.payload);
+          await applyRolesClaim(store, deps.log, ctx, token, jwt.payload);
         },
       },
     },

@@ -11,6 +11,7 @@ import { errors, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provi
 import { OIDC_SCOPES } from '../config/defaults.js';
 import { epoch } from '../internal/ids.js';
 import type { ResourceRecord, Store } from '../storage/store.js';
+import { rememberResource } from './roles-claim.js';
 import { readTokenRequest, type TokenRequestRead } from './token-request.js';
 
 /** What oidc-provider passes as the client. */
@@ -77,6 +78,7 @@ async function lookUp(
     const query = { now: epoch(), indicator, userId: account?.accountId, scopesOf: 'user' } as const;
     read = { query, records: await store.tokenRequests.read(query) };
   }
+  if (read.records.resource !== undefined) rememberResource(ctx, read.records.resource);
   return { resource: read.records.resource, granted: read.records.grantedScopes };
 }
 

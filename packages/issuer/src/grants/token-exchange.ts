@@ -48,6 +48,7 @@ import {
   usePersonalAccessToken,
 } from './exchange-subject.js';
 import { limiterKey } from './failure-limiter.js';
+import { rememberResource } from './roles-claim.js';
 import { readTokenRequest, type TokenRequestRead } from './token-request.js';
 import { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES } from './token-types.js';
 import type { GrantContext, GrantModule } from './types.js';
@@ -285,6 +286,7 @@ async function exchange(ctx: KoaContextWithOIDC, context: GrantContext, attempt:
     const pat = subject.personalAccessToken;
     const { granted, available } = await grantedScopes(context, user, resource, read, params.scope, pat);
     const { provider } = ctx.oidc;
+    rememberResource(ctx, resource);
     const resourceServer = new provider.ResourceServer(resource.indicator, {
       audience: resource.indicator,
       scope: available.join(' '),

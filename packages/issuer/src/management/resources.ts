@@ -1,10 +1,12 @@
 /**
- * `/api/resources`: API resources (resource indicator, access-token lifetime) and their scopes. The
- * Management API's own resource is built in: it cannot be deleted, re-pointed or have its scopes changed.
+ * `/api/resources`: API resources (resource indicator, access-token lifetime, `roles` claim) and their
+ * scopes. The Management API's own resource is built in: it cannot be deleted, re-pointed or have its
+ * scopes changed.
  *
  * @module
  */
 import { z } from 'zod';
+import { MAX_ROLES_CLAIM } from '../config/defaults.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { newId } from '../internal/ids.js';
 import type { ResourceRecord, ScopeRecord } from '../storage/store.js';
@@ -31,6 +33,7 @@ export function presentResource(resource: ResourceRecord) {
     indicator: resource.indicator,
     accessTokenTtl: resource.accessTokenTtl,
     system: resource.system,
+    rolesClaim: resource.rolesClaim,
     createdAt: iso(resource.createdAt),
     updatedAt: iso(resource.updatedAt),
   };
@@ -64,20 +67,30 @@ export function buildResourceSchemas(shared: SharedSchemas) {
       indicator: z.string(),
       accessTokenTtl: z.number().int(),
       system: z.boolean(),
+      rolesClaim: z.boolean(),
       createdAt: isoTime,
       updatedAt: isoTime,
     })
     .register(responses, { id: 'Resource' });
   const ttl = z.number().int().min(60).max(86_400);
+  const rolesClaim = z
+    .boolean()
+    .describe(
+      `Access tokens for this resource carry a roles claim: the names of the subject's roles (the user's; for client credentials the application's) that hold a scope of this resource. A subject with more than ${MAX_ROLES_CLAIM} such roles gets no token (400 access_denied). Default false.`,
+    );
   return {
     ...shared,
     resource,
     resourcesPage: page(resource, 'ResourcePage', shared),
     createResource: z
-      .strictObject({ name, indicator, accessTokenTtl: ttl.optional() })
+      .strictObject({ name, indicator, accessTokenTtl: ttl.optional(), rolesClaim: rolesClaim.optional() })
       .register(requests, { id: 'CreateResource' }),
     updateResource: z
-      .strictObject({ name: name.optional(), accessTokenTtl: ttl.optional() })
+      .strictObject({
+        name: name.optional(),
+        accessTokenTtl: ttl.optional(),
+        rolesClaim: rolesClaim.optional(),
+      })
       .refine(...atLeastOne)
       .register(requests, { id: 'UpdateResource' }),
     scopeList: list(shared.scope, 'ScopeList', shared),
@@ -132,6 +145,7 @@ export function resourceRoutes(deps: ManagementDeps): RouteDef[] {
             name: body.name,
             indicator: body.indicator,
             accessTokenTtl: body.accessTokenTtl ?? deps.config.ttl.accessToken,
+            rolesClaim: body.rolesClaim,
           },
           deps.now(),
         );

@@ -125,6 +125,7 @@ export const newResourceColumns = (resource: NewResource): Columns => ({
   indicator: resource.indicator,
   access_token_ttl: resource.accessTokenTtl,
   system: resource.system === true,
+  roles_claim: resource.rolesClaim === true,
 });
 
 /**

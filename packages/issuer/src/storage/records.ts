@@ -111,6 +111,8 @@ export interface ResourceRecord {
   readonly accessTokenTtl: number;
   /** Built-in (the Management API itself): cannot be deleted. */
   readonly system: boolean;
+  /** Access tokens carry a `roles` claim: the subject's roles that hold a scope of this resource. */
+  readonly rolesClaim: boolean;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -122,6 +124,7 @@ export interface NewResource {
   readonly indicator: string;
   readonly accessTokenTtl: number;
   readonly system?: boolean | undefined;
+  readonly rolesClaim?: boolean | undefined;
 }
 
 /** Changeable resource fields. */

@@ -125,7 +125,16 @@ export const COLUMNS = Object.freeze({
     'updated_at',
     'dpop_bound_access_tokens',
   ],
-  resources: ['id', 'name', 'indicator', 'access_token_ttl', 'system', 'created_at', 'updated_at'],
+  resources: [
+    'id',
+    'name',
+    'indicator',
+    'access_token_ttl',
+    'system',
+    'created_at',
+    'updated_at',
+    'roles_claim',
+  ],
   subject_tokens: [
     'id',
     'token_hash',
@@ -213,6 +222,7 @@ export function toResource(row: Row): ResourceRecord {
     indicator: String(row.indicator),
     accessTokenTtl: num(row.access_token_ttl),
     system: bool(row.system),
+    rolesClaim: bool(row.roles_claim),
     createdAt: num(row.created_at),
     updatedAt: num(row.updated_at),
   };

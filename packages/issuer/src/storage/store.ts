@@ -132,6 +132,8 @@ export interface RoleStore extends EntityStore<RoleRecord, NewRole, RolePatch> {
   listFor(holder: RoleHolder): Promise<readonly RoleRecord[]>;
   /** Names of the scopes of resource `indicator` that the holder's roles grant. */
   grantedScopes(holder: RoleHolder, indicator: string): Promise<readonly string[]>;
+  /** Names of the holder's roles that grant a scope of resource `indicator` (its `roles` claim), sorted. */
+  rolesFor(holder: RoleHolder, indicator: string): Promise<readonly string[]>;
 }
 
 /** Signing keys. */

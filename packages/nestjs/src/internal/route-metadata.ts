@@ -16,6 +16,7 @@ interface Marks {
   public: boolean;
   noDelegation: boolean;
   scopes: VerifyOptions[];
+  roles: VerifyOptions[];
 }
 
 /** The merged requirements of one route (class and handler). */
@@ -26,6 +27,11 @@ export interface RouteRequirements {
   readonly noDelegation: boolean;
   /** Every `@RequireScope()` of the class, then of the handler; each must be met. */
   readonly scopes: readonly VerifyOptions[];
+  /**
+   * Every `@RequireRole()` of the class, then of the handler; each must be met, checked after the
+   * scopes whatever the order of the decorators (as `requireScope()` before `requireRole()` elsewhere).
+   */
+  readonly roles: readonly VerifyOptions[];
 }
 
 const marks = new WeakMap<object, Marks>();
@@ -35,7 +41,7 @@ const routes = new WeakMap<object, WeakMap<object, RouteRequirements>>();
 export function mark(target: object, change: (marks: Marks) => void): void {
   let current = marks.get(target);
   if (current === undefined) {
-    current = { public: false, noDelegation: false, scopes: [] };
+    current = { public: false, noDelegation: false, scopes: [], roles: [] };
     marks.set(target, current);
   }
   change(current);
@@ -64,6 +70,7 @@ export function requirementsOf(controller: object, handler: object): RouteRequir
       public: found.some((m) => m.public),
       noDelegation: found.some((m) => m.noDelegation),
       scopes: Object.freeze(found.flatMap((m) => m.scopes)),
+      roles: Object.freeze(found.flatMap((m) => m.roles)),
     });
     byHandler.set(handler, route);
   }

@@ -10,9 +10,16 @@ import init from './0001-init.js';
 import impersonation from './0002-impersonation.js';
 import multiNode from './0003-multi-node.js';
 import dpop from './0004-dpop.js';
+import rolesClaim from './0008-roles-claim.js';
 import type { Migration } from './dialect.js';
 
 export type { Migration } from './dialect.js';
 
 /** Every migration, oldest first. */
-export const MIGRATIONS: readonly Migration[] = Object.freeze([init, impersonation, multiNode, dpop]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([
+  init,
+  impersonation,
+  multiNode,
+  dpop,
+  rolesClaim,
+]);

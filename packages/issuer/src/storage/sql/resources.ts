@@ -28,6 +28,7 @@ export function resourceStore(db: Executor): ResourceStore {
       name: patch.name,
       indicator: patch.indicator,
       access_token_ttl: patch.accessTokenTtl,
+      roles_claim: patch.rolesClaim,
     })),
     findByIndicator: (indicator) => resources.find('indicator = ?', [indicator]),
     createScope: (scope, now) =>

@@ -106,5 +106,16 @@ export function roleStore(db: Executor): RoleStore {
         )
       ).map((row) => String(row.name));
     },
+    rolesFor: async (holder, indicator) => {
+      const [holders, column, id] = holderTable(holder);
+      return (
+        await db.many(
+          `SELECT DISTINCT ro.name ${binary} AS name FROM ${grantsOf(holders)}
+             JOIN roles ro ON ro.id = h.role_id JOIN resources r ON r.id = s.resource_id
+           WHERE h.${column} = ? AND r.indicator = ? ORDER BY 1`,
+          [id, indicator],
+        )
+      ).map((row) => String(row.name));
+    },
   };
 }
