@@ -122,8 +122,9 @@ export const DEFAULTS = Object.freeze({
     /** `opaque`: JWTs are verified locally, any other token is introspected; `always`: every token is. */
     mode: 'opaque' as IntrospectionMode,
     /**
-     * Longest time an active answer is reused, in ms (30 s), never past the token's `exp`: a token
-     * revoked at the issuer is refused at most this long after. `0` introspects on every request.
+     * Longest time an active answer is reused in `opaque` mode, in ms (30 s), never past the token's
+     * `exp`: a token revoked at the issuer is refused at most this long after. `always` mode reuses no
+     * answer unless `cacheMaxAge` is given (a revocation applies at the next request).
      */
     cacheMaxAge: 30_000,
     /** Abort an introspection request after this many ms (5 s). */

@@ -60,7 +60,10 @@ export interface IntrospectionOptions {
   clientAuth?: IntrospectionClientAuth;
   /** `opaque` (default): JWTs are verified locally, other tokens introspected; `always`: every token is introspected. */
   mode?: IntrospectionMode;
-  /** Longest reuse of an active answer, in ms (default 30000), never past the token's `exp`. `0`: no reuse. */
+  /**
+   * Longest reuse of an active answer, in ms, never past the token's `exp`. Default 30000 in `opaque`
+   * mode, `0` (every request asks) in `always` mode, so a revocation applies at once.
+   */
   cacheMaxAge?: number;
   /** Abort an introspection request after this many ms. Default 5000. */
   timeout?: number;
@@ -148,7 +151,9 @@ export function resolveIntrospectionOptions(
     clientId: o.clientId,
     clientAuth: o.clientAuth ?? basic(o.clientId, o.clientSecret as string),
     mode,
-    cacheMaxAge: milliseconds(o.cacheMaxAge, d.cacheMaxAge, 'introspection.cacheMaxAge', 0) / 1000,
+    cacheMaxAge:
+      milliseconds(o.cacheMaxAge, mode === 'always' ? 0 : d.cacheMaxAge, 'introspection.cacheMaxAge', 0) /
+      1000,
     timeout: milliseconds(o.timeout, d.timeout, 'introspection.timeout', 1),
   });
 }

@@ -239,6 +239,18 @@ describe('E6: answers are cached no longer than exp nor cacheMaxAge, and shared'
     expect(as.seen).toHaveLength(4);
   });
 
+  it("E6: 'always' mode reuses no answer unless cacheMaxAge is given", async () => {
+    as.answer(active());
+    const always = verifierWith({ mode: 'always' });
+    await always.verify(OPAQUE);
+    await always.verify(OPAQUE);
+    expect(as.seen).toHaveLength(2);
+    const cachedAlways = verifierWith({ mode: 'always', cacheMaxAge: 5_000 });
+    await cachedAlways.verify(OPAQUE);
+    await cachedAlways.verify(OPAQUE);
+    expect(as.seen).toHaveLength(3);
+  });
+
   it('E6: a token revoked after its answer was cached is refused once cacheMaxAge has passed', async () => {
     as.answer(active());
     const verifier = verifierWith({ cacheMaxAge: 2_000 });

@@ -191,7 +191,13 @@ export function buildConfiguration(deps: ProviderDeps): Configuration {
       resourceIndicators: {
         enabled: true,
         defaultResource: async (ctx, _client, oneOf) => defaultResource(ctx, oneOf),
-        getResourceServerInfo: (ctx, indicator, client) => resourceServerInfo(store, ctx, indicator, client),
+        getResourceServerInfo: async (ctx, indicator, client) => {
+          const info = await resourceServerInfo(store, ctx, indicator, client);
+          // The Management API validates its tokens locally: they stay JWTs whatever the setting.
+          return indicator === config.managementAudience
+            ? info
+            : { ...info, accessTokenFormat: config.accessTokenFormat };
+        },
         useGrantedResource: async () => false,
       },
     },

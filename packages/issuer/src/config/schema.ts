@@ -11,6 +11,7 @@ import { ConfigError } from '../errors.js';
 import type { Store } from '../storage/store.js';
 import { resolveConsoleConfig } from './console.js';
 import {
+  ACCESS_TOKEN_FORMATS,
   CUSTOM_CLAIMS_ON_ERROR,
   DEFAULTS,
   LOG_LEVELS,
@@ -309,6 +310,12 @@ export function resolveConfig(config: IssuerConfig): ResolvedConfig {
     store: config.store,
     ...protection,
     trustProxy: protection.proxy.hops > 0 || protection.proxy.addresses.length > 0,
+    accessTokenFormat: oneOf(
+      config.accessTokenFormat,
+      DEFAULTS.accessTokenFormat,
+      ACCESS_TOKEN_FORMATS,
+      'accessTokenFormat',
+    ),
     log: Object.freeze({ level, destination: log.destination, logger: log.logger }),
     keys,
     ttl,
