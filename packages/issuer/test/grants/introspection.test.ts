@@ -118,6 +118,11 @@ describe.each(DRIVERS)('%s', (driver) => {
       await expect(always.verify(token)).resolves.toMatchObject({ clientId: 'worker' });
       await expect(cached.verify(token)).resolves.toMatchObject({ clientId: 'worker' });
 
+      // Another client cannot revoke it.
+      const stranger = await post(t, 'token/revocation', { token }, ['other-app', SECRETS.other]);
+      expect(stranger.status).toBeLessThan(500);
+      await expect(always.verify(token)).resolves.toMatchObject({ clientId: 'worker' });
+
       const revoked = await post(t, 'token/revocation', { token, token_type_hint: 'access_token' }, [
         worker.clientId,
         worker.clientSecret,
