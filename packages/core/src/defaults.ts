@@ -27,7 +27,14 @@ export const MAX_CLOCK_TOLERANCE = 300;
 /** How the verifier treats DPoP (RFC 9449); see {@link DEFAULTS}.dpop.mode. */
 export type DpopMode = 'allowed' | 'required' | 'disabled';
 
-/** Which tokens the verifier introspects (RFC 7662); see {@link DEFAULTS}.introspection.mode. */
+/**
+ * Which tokens the verifier introspects (RFC 7662); see {@link DEFAULTS}.introspection.mode.
+ *
+ * @example
+ * ```ts
+ * const mode: IntrospectionMode = 'always'; // every token, so a revocation applies at the next request
+ * ```
+ */
 export type IntrospectionMode = 'opaque' | 'always';
 
 /** How the verifier treats certificate-bound tokens (RFC 8705); see {@link DEFAULTS}.mtls.mode. */

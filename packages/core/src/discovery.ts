@@ -20,7 +20,14 @@ export function metadataUrls(issuer: string): URL[] {
   return [openid, oauth];
 }
 
-/** An issuer's metadata document, checked to belong to it, and where it was found. */
+/**
+ * An issuer's metadata document, checked to belong to it, and where it was found.
+ *
+ * @example
+ * ```ts
+ * const { meta, url }: IssuerMetadata = await fetchMetadata(issuer, limits);
+ * ```
+ */
 export interface IssuerMetadata {
   readonly meta: Readonly<Record<string, unknown>>;
   readonly url: URL;

@@ -120,14 +120,28 @@ async function readCapped(response: Response, max: number, signal: AbortSignal):
   return new TextDecoder().decode(body);
 }
 
-/** What {@link fetchText} sends besides the URL: a GET by default. */
+/**
+ * What {@link fetchText} sends besides the URL: a GET by default.
+ *
+ * @example
+ * ```ts
+ * const init: FetchInit = { method: 'POST', headers: { accept: 'application/json' }, body: form };
+ * ```
+ */
 export interface FetchInit {
   readonly method?: 'GET' | 'POST';
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: URLSearchParams;
 }
 
-/** A response body read within the limits, with its media type (lower case, without parameters). */
+/**
+ * A response body read within the limits, with its media type (lower case, without parameters).
+ *
+ * @example
+ * ```ts
+ * const { text, type }: FetchedText = await fetchText(url, limits);
+ * ```
+ */
 export interface FetchedText {
   readonly text: string;
   readonly type: string;
@@ -151,6 +165,11 @@ export async function fetchJson(
  * Send a request to `url` within `limits` (timeout, no redirects, size cap) and read the body of its
  * 200 response. Throws {@link FetchFailure}. A POST (introspection) is retried on a stale connection
  * like a GET: the server received nothing, and an introspection changes nothing anyway.
+ *
+ * @example
+ * ```ts
+ * const { text, type } = await fetchText(endpoint, limits, { method: 'POST', headers, body });
+ * ```
  */
 export async function fetchText(url: URL, limits: FetchLimits, init: FetchInit = {}): Promise<FetchedText> {
   if (!isAllowedUrl(url, limits.allowInsecureHttp))

@@ -40,7 +40,14 @@ interface Endpoint {
   readonly jwt: boolean;
 }
 
-/** What the verifier shares with its introspection path. */
+/**
+ * What the verifier shares with its introspection path.
+ *
+ * @example
+ * ```ts
+ * const deps: IntrospectorDeps = { resolved, introspection: resolved.introspection!, keys, cache, context };
+ * ```
+ */
 export interface IntrospectorDeps {
   readonly resolved: ResolvedOptions;
   readonly introspection: ResolvedIntrospectionOptions;

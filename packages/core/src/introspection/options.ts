@@ -12,6 +12,14 @@ import { rejectUnknownKeys } from '../internal/known-keys.js';
 /**
  * The authorization server as a client authentication function sees it: its issuer (the audience of a
  * `private_key_jwt` assertion) and the endpoint called.
+ *
+ * @example
+ * ```ts
+ * const server: IntrospectionServer = {
+ *   issuer: 'https://id.example.com/oidc',
+ *   introspection_endpoint: 'https://id.example.com/oidc/token/introspection',
+ * };
+ * ```
  */
 export interface IntrospectionServer {
   readonly issuer: string;
@@ -82,7 +90,14 @@ const INTROSPECTION_OPTIONS: readonly string[] = Object.freeze(
   } satisfies Record<keyof IntrospectionOptions, 1>),
 );
 
-/** {@link IntrospectionOptions} after defaults and validation. */
+/**
+ * {@link IntrospectionOptions} after defaults and validation.
+ *
+ * @example
+ * ```ts
+ * createVerifier({ issuer, audience, introspection: { clientId: 'api', clientSecret } }).options.introspection?.mode; // 'opaque'
+ * ```
+ */
 export interface ResolvedIntrospectionOptions {
   readonly endpoint: URL | undefined;
   readonly clientId: string;

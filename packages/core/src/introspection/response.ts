@@ -12,15 +12,36 @@ import type { RemoteKeySet } from '../jwks.js';
 import { JwsParser } from '../jws.js';
 import type { Algorithm } from '../types.js';
 
-/** The media type of a JWT introspection response (RFC 9701 §4). */
+/**
+ * The media type of a JWT introspection response (RFC 9701 §4).
+ *
+ * @example
+ * ```ts
+ * if (type === JWT_RESPONSE_TYPE) answer = await verifyJwtResponse(text, check);
+ * ```
+ */
 export const JWT_RESPONSE_TYPE = 'application/token-introspection+jwt';
 
-/** Why an introspection answer cannot be used; its message names no token, secret or claim value. */
+/**
+ * Why an introspection answer cannot be used; its message names no token, secret or claim value.
+ *
+ * @example
+ * ```ts
+ * throw new IntrospectionFailure('the introspection response is not JSON');
+ * ```
+ */
 export class IntrospectionFailure extends Error {
   override readonly name = 'IntrospectionFailure';
 }
 
-/** What is needed to check a JWT introspection response. */
+/**
+ * What is needed to check a JWT introspection response.
+ *
+ * @example
+ * ```ts
+ * const check: JwtResponseCheck = { issuer, clientId: 'orders-api', keys, algorithms, context };
+ * ```
+ */
 export interface JwtResponseCheck {
   readonly issuer: string;
   readonly clientId: string;
