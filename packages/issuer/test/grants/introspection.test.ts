@@ -4,9 +4,11 @@
  * a revoked token refused at once in `always` mode (E13), what a JWT-validating API does instead, and
  * who may introspect (E14).
  */
+import { createHash } from 'node:crypto';
 import { createVerifier, IntrospectionUnavailableError, InvalidTokenError } from '@gatehouse/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tokenRequest } from '../helpers/agent.js';
+import { manualKey, manualProof, postWithProof } from '../helpers/dpop.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import { signedInTokens, userId } from '../helpers/exchange.js';
 import { loadWorld, ORDERS, SECRETS } from '../helpers/fixtures.js';
@@ -176,6 +178,39 @@ describe.each(DRIVERS)('%s', (driver) => {
       const api = await post(t, 'token/introspection', { token }, ['orders-api', API_SECRET]);
       expect(api.status).toBe(200);
       expect(api.body).toMatchObject({ active: true, client_id: 'worker', aud: ORDERS });
+    });
+
+    it('E5: a DPoP-bound opaque token keeps its binding: the API needs a proof by the same key', async () => {
+      const key = manualKey();
+      const tokenEndpoint = `${t.baseUrl}/oidc/token`;
+      const issued = await postWithProof(
+        tokenEndpoint,
+        { grant_type: 'client_credentials', resource: ORDERS, scope: 'read:orders' },
+        manualProof(key, { htm: 'POST', htu: tokenEndpoint }),
+        worker,
+      );
+      expect(issued.status).toBe(200);
+      expect(issued.body.token_type).toBe('DPoP');
+      const token = issued.body.access_token as string;
+      expect(token.split('.')).toHaveLength(1);
+
+      const api = introspectingApi(t, 'opaque');
+      const url = 'https://orders.example.com/orders';
+      const ath = createHash('sha256').update(token).digest('base64url');
+      const request = (scheme: string, proofKey?: ReturnType<typeof manualKey>) => ({
+        headers: {
+          authorization: `${scheme} ${token}`,
+          ...(proofKey === undefined ? {} : { dpop: manualProof(proofKey, { htm: 'GET', htu: url, ath }) }),
+        },
+        method: 'GET',
+        url,
+      });
+      const info = await api.authenticate(request('DPoP', key));
+      expect(info.confirmation).toEqual({ jkt: key.jkt });
+      await expect(api.authenticate(request('Bearer'))).rejects.toMatchObject({ reason: 'bound_token' });
+      await expect(api.authenticate(request('DPoP', manualKey()))).rejects.toMatchObject({
+        reason: 'dpop_binding',
+      });
     });
 
     it('the Management API keeps JWT access tokens whatever the format of resource tokens', async () => {
