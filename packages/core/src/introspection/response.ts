@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ErrorContext } from '../errors.js';
+import { type ErrorContext, UnavailableError } from '../errors.js';
 import { verifySignature } from '../internal/platform.js';
 import type { RemoteKeySet } from '../jwks.js';
 import { JwsParser } from '../jws.js';
@@ -105,7 +105,14 @@ async function verifyJwtResponse(text: string, check: JwtResponseCheck): Promise
   const bare = typ?.toLowerCase().replace(/^application\//, '');
   if (bare !== 'token-introspection+jwt')
     throw new IntrospectionFailure('the JWT introspection response has the wrong typ');
-  const candidates = check.keys.select(kid, alg) ?? (await check.keys.resolve(kid, alg));
+  let candidates: Awaited<ReturnType<RemoteKeySet['resolve']>>;
+  try {
+    candidates = check.keys.select(kid, alg) ?? (await check.keys.resolve(kid, alg));
+  } catch (error) {
+    // An outage of the key set stays what it is (503 `jwks_unavailable`); anything else is about the answer.
+    if (error instanceof UnavailableError) throw error;
+    throw new IntrospectionFailure('no key of the issuer matches the JWT introspection response');
+  }
   let signed = false;
   for (const candidate of candidates) {
     if (await verifySignature(alg, candidate.key, jws.signingInput, jws.signature)) {

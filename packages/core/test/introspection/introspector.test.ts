@@ -482,6 +482,15 @@ describe('RFC 9701: JWT introspection answers, verified with the issuer keys', (
     }
   });
 
+  it('a JWT answer signed with a key the issuer does not publish → 503 saying so', async () => {
+    replyJwt(signAnswer(envelope(), {}, makeKey('ES256', 'unpublished')));
+    const error = await verifierWith()
+      .verify(OPAQUE)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IntrospectionUnavailableError);
+    expect(String((error as { cause?: unknown }).cause)).toMatch(/no key of the issuer matches/);
+  });
+
   it('an inactive JWT answer → 401 inactive', async () => {
     replyJwt(signAnswer(envelope({ token_introspection: { active: false } })));
     await expectAuthError(verifierWith().verify(OPAQUE), invalidToken('inactive'));
