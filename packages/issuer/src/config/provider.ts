@@ -169,8 +169,11 @@ export function buildConfiguration(deps: ProviderDeps): Configuration {
       },
       introspection: {
         enabled: true,
+        // RFC 7662 §4: a client learns about its own tokens; only confidential Machine-to-Machine
+        // applications (what resource servers introspect with) learn about other clients' tokens.
         allowedPolicy: async (_ctx, client, token) =>
-          client.clientAuthMethod !== 'none' || token.clientId === client.clientId,
+          token.clientId === client.clientId ||
+          (client.clientAuthMethod !== 'none' && client.grantTypeAllowed('client_credentials')),
       },
       revocation: {
         enabled: true,

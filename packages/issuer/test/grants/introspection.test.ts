@@ -169,15 +169,22 @@ describe.each(DRIVERS)('%s', (driver) => {
       expect(String((error as { cause?: unknown }).cause)).not.toContain('wrong-secret');
     });
 
-    it('E14: a public client gets active: false for a token it does not own; a confidential client (an API) gets the claims', async () => {
+    it('E14: a public client or a web application gets active: false for a token it does not own', async () => {
       const token = await workerToken(t);
       const spa = await post(t, 'token/introspection', { token, client_id: 'spa-app' });
       expect(spa).toEqual({ status: 200, body: { active: false } });
-      // The reference issuer's policy: confidential clients (resource servers) may introspect any
-      // token, public clients only their own (features.introspection.allowedPolicy in config/provider.ts).
+      const web = await post(t, 'token/introspection', { token }, ['web-app', SECRETS.web]);
+      expect(web).toEqual({ status: 200, body: { active: false } });
+      // Only a confidential Machine-to-Machine application (what an API introspects with) gets the
+      // claims of another client's token; every client gets those of its own.
       const api = await post(t, 'token/introspection', { token }, ['orders-api', API_SECRET]);
       expect(api.status).toBe(200);
       expect(api.body).toMatchObject({ active: true, client_id: 'worker', aud: ORDERS });
+      const own = await post(t, 'token/introspection', { token }, [worker.clientId, worker.clientSecret]);
+      expect(own.body).toMatchObject({ active: true, client_id: 'worker' });
+      const userToken = (await signedInTokens(t, 'alice', 'read:orders', ORDERS)).access_token as string;
+      const ownWeb = await post(t, 'token/introspection', { token: userToken }, ['web-app', SECRETS.web]);
+      expect(ownWeb.body).toMatchObject({ active: true, client_id: 'web-app' });
     });
 
     it('E5: a DPoP-bound opaque token keeps its binding: the API needs a proof by the same key', async () => {
