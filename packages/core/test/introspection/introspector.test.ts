@@ -4,6 +4,8 @@
  * caching and sharing (E6), outages (E7), where tokens may be sent and what errors hold (E8, E15),
  * and RFC 9701 JWT answers.
  */
+import { jwtVerify } from 'jose';
+import * as oauth from 'oauth4webapi';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createVerifier,
@@ -199,6 +201,36 @@ describe('E5: opaque tokens are introspected and become the same AuthInfo', () =
     expect(request!.headers.authorization).toBeUndefined();
     expect(request!.headers['x-test']).toBe('1');
     expect(request!.params.get('client_secret')).toBe('posted-secret');
+  });
+});
+
+describe("oauth4webapi's client authentications fit clientAuth", () => {
+  it('E5: PrivateKeyJwt sends a private_key_jwt assertion for the issuer, signed by the key', async () => {
+    const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+      'sign',
+      'verify',
+    ])) as CryptoKeyPair;
+    as.answer(active());
+    await verifierWith({ clientSecret: undefined, clientAuth: oauth.PrivateKeyJwt(pair.privateKey) }).verify(
+      OPAQUE,
+    );
+    const [request] = as.seen;
+    expect(request!.headers.authorization).toBeUndefined();
+    expect(request!.params.get('client_assertion_type')).toBe(
+      'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+    );
+    const { payload } = await jwtVerify(request!.params.get('client_assertion')!, pair.publicKey);
+    expect(payload).toMatchObject({ iss: 'orders-api', sub: 'orders-api', aud: as.issuer });
+  });
+
+  it('E5: ClientSecretPost sends the id and secret in the form', async () => {
+    as.answer(active());
+    await verifierWith({ clientSecret: undefined, clientAuth: oauth.ClientSecretPost(SECRET) }).verify(
+      OPAQUE,
+    );
+    const [request] = as.seen;
+    expect(request!.params.get('client_id')).toBe('orders-api');
+    expect(request!.params.get('client_secret')).toBe(SECRET);
   });
 });
 
