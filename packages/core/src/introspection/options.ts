@@ -11,7 +11,8 @@ import { rejectUnknownKeys } from '../internal/known-keys.js';
 
 /**
  * The authorization server as a client authentication function sees it: its issuer (the audience of a
- * `private_key_jwt` assertion) and the endpoint called.
+ * `private_key_jwt` assertion) and the endpoint called. A type literal rather than an interface, so it
+ * fits oauth4webapi's `AuthorizationServer` (which has an index signature).
  *
  * @example
  * ```ts
@@ -21,10 +22,10 @@ import { rejectUnknownKeys } from '../internal/known-keys.js';
  * };
  * ```
  */
-export interface IntrospectionServer {
+export type IntrospectionServer = {
   readonly issuer: string;
   readonly introspection_endpoint: string;
-}
+};
 
 /**
  * Adds the resource server's client authentication to an introspection request: headers and/or form

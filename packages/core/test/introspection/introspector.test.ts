@@ -206,10 +206,10 @@ describe('E5: opaque tokens are introspected and become the same AuthInfo', () =
 
 describe("oauth4webapi's client authentications fit clientAuth", () => {
   it('E5: PrivateKeyJwt sends a private_key_jwt assertion for the issuer, signed by the key', async () => {
-    const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+    const pair = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
       'sign',
       'verify',
-    ])) as CryptoKeyPair;
+    ]);
     as.answer(active());
     await verifierWith({ clientSecret: undefined, clientAuth: oauth.PrivateKeyJwt(pair.privateKey) }).verify(
       OPAQUE,
