@@ -122,7 +122,7 @@ describe('introspection interop with node-oidc-provider', () => {
     expect(auth.expiresAt.getTime()).toBeGreaterThan(Date.now() + 250_000);
   });
 
-  it('RFC 9701: the metadata offers signed answers, so a JWT is asked for and verified with the issuer keys', async () => {
+  it('E19: the metadata offers signed answers (RFC 9701), so a JWT is asked for and verified with the issuer keys', async () => {
     const token = await opaqueToken();
     const { verifier, types } = api('orders-api');
     const auth = await verifier.verify(token);

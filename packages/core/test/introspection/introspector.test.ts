@@ -123,7 +123,7 @@ describe('E5: opaque tokens are introspected and become the same AuthInfo', () =
     await expect(verifierWith().verify(OPAQUE)).resolves.toMatchObject({ issuer: as.issuer });
   });
 
-  it('E5: a refresh token, or a DPoP token without its key thumbprint, is never accepted as an access token', async () => {
+  it('E20: a refresh token, or a DPoP token without its key thumbprint, is never accepted as an access token', async () => {
     const verifier = verifierWith({ cacheMaxAge: 0 });
     for (const extra of [{ token_type: 'refresh_token' }, { token_type: 'DPoP' }, { token_type: 7 }]) {
       as.answer(active(extra));
@@ -489,14 +489,14 @@ describe('RFC 9701: JWT introspection answers, verified with the issuer keys', (
   beforeAll(() => as.metadata({ introspection_signing_alg_values_supported: ['ES256'] }));
   afterAll(() => as.metadata({ introspection_signing_alg_values_supported: undefined }));
 
-  it('asks for a JWT when the issuer offers it, and accepts a signed answer', async () => {
+  it('E19: asks for a JWT when the issuer offers it, and accepts a signed answer', async () => {
     replyJwt(signAnswer(envelope()));
     const info = await verifierWith().verify(OPAQUE);
     expect(info.subject).toBe('user-42');
     expect(as.seen[0]!.headers.accept).toMatch(/^application\/token-introspection\+jwt/);
   });
 
-  it('a JWT answer signed by another key, for another client, from another issuer or of another typ → 503', async () => {
+  it('E19: a JWT answer signed by another key, for another client, from another issuer or of another typ → 503', async () => {
     const forged = makeKey('ES256', 'not-the-issuer');
     const bad = [
       signAnswer(envelope(), {}, { ...forged, kid: key.kid }), // the issuer's kid, another key
@@ -514,7 +514,7 @@ describe('RFC 9701: JWT introspection answers, verified with the issuer keys', (
     }
   });
 
-  it('a JWT answer signed with a key the issuer does not publish → 503 saying so', async () => {
+  it('E19: a JWT answer signed with a key the issuer does not publish → 503 saying so', async () => {
     replyJwt(signAnswer(envelope(), {}, makeKey('ES256', 'unpublished')));
     const error = await verifierWith()
       .verify(OPAQUE)
@@ -523,7 +523,7 @@ describe('RFC 9701: JWT introspection answers, verified with the issuer keys', (
     expect(String((error as { cause?: unknown }).cause)).toMatch(/no key of the issuer matches/);
   });
 
-  it('an inactive JWT answer → 401 inactive', async () => {
+  it('E19: an inactive JWT answer → 401 inactive', async () => {
     replyJwt(signAnswer(envelope({ token_introspection: { active: false } })));
     await expectAuthError(verifierWith().verify(OPAQUE), invalidToken('inactive'));
   });

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createVerifier, IntrospectionUnavailableError, InvalidTokenError } from '@gatehouse/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tokenRequest } from '../helpers/agent.js';
-import { manualKey, manualProof, postWithProof } from '../helpers/dpop.js';
+import { dpopClient, dpopSignIn, manualKey, manualProof, postWithProof } from '../helpers/dpop.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import { signedInTokens, userId } from '../helpers/exchange.js';
 import { loadWorld, ORDERS, SECRETS } from '../helpers/fixtures.js';
@@ -218,6 +218,24 @@ describe.each(DRIVERS)('%s', (driver) => {
       await expect(api.authenticate(request('DPoP', manualKey()))).rejects.toMatchObject({
         reason: 'dpop_binding',
       });
+    });
+
+    it('E20: a refresh token presented to an introspecting API is refused, never taken for an access token', async () => {
+      const web = await dpopClient(t.baseUrl, 'web-app', SECRETS.web);
+      const tokens = await dpopSignIn(web, {
+        baseUrl: t.baseUrl,
+        username: 'alice',
+        scope: 'openid offline_access read:orders',
+        resource: ORDERS,
+      });
+      expect(tokens.refresh_token).toEqual(expect.any(String));
+      const api = introspectingApi(t, 'always');
+      await expect(api.verify(tokens.access_token)).resolves.toMatchObject({ clientId: 'web-app' });
+      const error = await api.verify(tokens.refresh_token!).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidTokenError);
+      // oidc-provider answers for a refresh token with no token_type and no aud: the aud check refuses it
+      // (core also refuses any token_type other than Bearer, DPoP or N_A: see core's E20 test).
+      expect(error).toMatchObject({ reason: 'audience' });
     });
 
     it('the Management API keeps JWT access tokens whatever the format of resource tokens', async () => {
