@@ -38,6 +38,9 @@ describe('docs/core.md options table', () => {
       `\`{ query: ${DEFAULTS.tokenSources.query}, body: ${DEFAULTS.tokenSources.body} }\``,
     );
     expect(row('algorithms')).toContain(`\`${DEFAULTS.algorithms.join(' ')}\``);
+    expect(row('introspection.mode')).toContain(`\`"${DEFAULTS.introspection.mode}"\``);
+    expect(row('introspection.cacheMaxAge')).toContain(`\`${DEFAULTS.introspection.cacheMaxAge}\``);
+    expect(row('introspection.timeout')).toContain(`\`${DEFAULTS.introspection.timeout}\``);
   });
 });
 

@@ -223,3 +223,75 @@ writeFileSync(
   join(here, '../results/core-verify.json'),
   `${JSON.stringify({ node: process.version, date: new Date().toISOString(), rounds: ROUNDS, sampleMs: SAMPLE_MS, results: summary }, null, 2)}\n`,
 );
+
+/**
+ * Introspection (RFC 7662) on a cache hit: an opaque token whose active answer is cached, against a
+ * cached JWT (ES256), interleaved per round like the rest. Target: >= 0.9x the cached JWT. The loopback
+ * introspection endpoint must be hit once, while warming up.
+ */
+async function introspectionBench() {
+  let hits = 0;
+  const now = Math.floor(Date.now() / 1000);
+  const answer = JSON.stringify({
+    active: true,
+    iss: ISSUER,
+    aud: AUDIENCE,
+    sub: 'user-1234567890',
+    client_id: 'bench-client',
+    scope: 'read:orders write:orders',
+    token_type: 'Bearer',
+    iat: now,
+    exp: now + 24 * 3600,
+  });
+  const endpoint = createServer((req, res) => {
+    hits++;
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(answer));
+  });
+  await new Promise((r) => endpoint.listen(0, '127.0.0.1', r));
+  const opaque = 'Vk2sF9xQe1bench-opaque-access-token-0123456789';
+  const introspected = createVerifier({
+    ...common,
+    introspection: {
+      endpoint: `http://127.0.0.1:${endpoint.address().port}/introspect`,
+      clientId: 'bench-api',
+      clientSecret: 'bench-secret',
+      cacheMaxAge: 600_000,
+    },
+  });
+  await introspected.verify(opaque);
+  const jwt = cases.find((c) => c.alg === 'ES256').group.find((g) => g.name === 'cached');
+  const group = [
+    { name: 'jwt-cached', run: jwt.run },
+    { name: 'introspected-cached', run: () => introspected.verify(opaque) },
+  ];
+  const ratios = [];
+  const rates = { 'jwt-cached': [], 'introspected-cached': [] };
+  for (let round = 0; round <= ROUNDS; round++) {
+    const r = {};
+    for (const bench of round % 2 ? [...group].reverse() : group) r[bench.name] = await sample(bench);
+    if (round === 0) continue;
+    for (const name of Object.keys(r)) rates[name].push(r[name]);
+    ratios.push(r['introspected-cached'] / r['jwt-cached']);
+  }
+  endpoint.close();
+  const ratio = median(ratios);
+  console.log(
+    [
+      '',
+      '| benchmark | ops/s | µs/op |',
+      '| --- | ---: | ---: |',
+      ...Object.entries(rates).map(
+        ([name, xs]) => `| ${name} | ${fmt(median(xs))} | ${(1e6 / median(xs)).toFixed(2)} |`,
+      ),
+      '',
+      `introspection: cached opaque ${ratio.toFixed(2)}x cached JWT (target >= 0.9) ${ratio >= 0.9 ? 'PASS' : 'MISS'}; ` +
+        `introspection requests: ${hits} (1 expected, during warm-up)`,
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(here, '../results/core-introspection.json'),
+    `${JSON.stringify({ node: process.version, date: new Date().toISOString(), rounds: ROUNDS, sampleMs: SAMPLE_MS, ratio: +ratio.toFixed(3), opsPerSec: Object.fromEntries(Object.entries(rates).map(([n, xs]) => [n, Math.round(median(xs))])), introspectionRequests: hits }, null, 2)}\n`,
+  );
+}
+await introspectionBench();

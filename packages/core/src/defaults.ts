@@ -27,6 +27,16 @@ export const MAX_CLOCK_TOLERANCE = 300;
 /** How the verifier treats DPoP (RFC 9449); see {@link DEFAULTS}.dpop.mode. */
 export type DpopMode = 'allowed' | 'required' | 'disabled';
 
+/**
+ * Which tokens the verifier introspects (RFC 7662); see {@link DEFAULTS}.introspection.mode.
+ *
+ * @example
+ * ```ts
+ * const mode: IntrospectionMode = 'always'; // every token, so a revocation applies at the next request
+ * ```
+ */
+export type IntrospectionMode = 'opaque' | 'always';
+
 /** How the verifier treats certificate-bound tokens (RFC 8705); see {@link DEFAULTS}.mtls.mode. */
 export type MtlsMode = 'allowed' | 'required';
 
@@ -114,6 +124,23 @@ export const DEFAULTS = Object.freeze({
    * reported at once, then at most this often, however many requests fail.
    */
   warningInterval: 300_000,
+  /** Token introspection (RFC 7662), used only when the `introspection` option is given. */
+  introspection: Object.freeze({
+    /** `opaque`: JWTs are verified locally, any other token is introspected; `always`: every token is. */
+    mode: 'opaque' as IntrospectionMode,
+    /**
+     * Longest time an active answer is reused in `opaque` mode, in ms (30 s), never past the token's
+     * `exp`: a token revoked at the issuer is refused at most this long after. `always` mode reuses no
+     * answer unless `cacheMaxAge` is given (a revocation applies at the next request).
+     */
+    cacheMaxAge: 30_000,
+    /** Abort an introspection request after this many ms (5 s). */
+    timeout: 5_000,
+    /** Largest introspection response accepted, in bytes (64 KiB). */
+    maxResponseBytes: 65_536,
+    /** `Retry-After` seconds of the 503 answered while the introspection endpoint is unavailable. */
+    retryAfter: 5,
+  }),
   /** Cache of verified results, keyed on the exact token, per verifier. */
   cache: Object.freeze({
     /** Most cached results. */

@@ -21,21 +21,29 @@ export function metadataUrls(issuer: string): URL[] {
 }
 
 /**
- * Fetch the issuer's metadata and return its `jwks_uri`. Throws {@link FetchFailure} when no document
- * can be had, the document does not belong to `issuer`, or its `jwks_uri` is neither on the issuer's
- * origin nor on one of `allowedOrigins` (`URL.origin` strings).
+ * An issuer's metadata document, checked to belong to it, and where it was found.
  *
  * @example
  * ```ts
- * const jwksUri = await discoverJwksUri('https://id.example.com/oidc', limits);
- * const google = await discoverJwksUri('https://accounts.google.com', limits, ['https://www.googleapis.com']);
+ * const { meta, url }: IssuerMetadata = await fetchMetadata(issuer, limits);
  * ```
  */
-export async function discoverJwksUri(
-  issuer: string,
-  limits: FetchLimits,
-  allowedOrigins: readonly string[] = [],
-): Promise<URL> {
+export interface IssuerMetadata {
+  readonly meta: Readonly<Record<string, unknown>>;
+  readonly url: URL;
+}
+
+/**
+ * Fetch the issuer's metadata (OpenID form, then RFC 8414 form). Throws {@link FetchFailure} when no
+ * document can be had or the document does not belong to `issuer`.
+ *
+ * @example
+ * ```ts
+ * const { meta } = await fetchMetadata('https://id.example.com/oidc', limits);
+ * meta.introspection_endpoint; // 'https://id.example.com/oidc/token/introspection'
+ * ```
+ */
+export async function fetchMetadata(issuer: string, limits: FetchLimits): Promise<IssuerMetadata> {
   const tried: string[] = [];
   let status: number | undefined;
   for (const url of metadataUrls(issuer)) {
@@ -58,30 +66,7 @@ export async function discoverJwksUri(
       const found = typeof meta.issuer === 'string' ? `issuer "${printable(meta.issuer)}"` : 'no issuer';
       throw new FetchFailure('issuer_mismatch', `the metadata names ${found}, not "${issuer}"`, url);
     }
-    if (typeof meta.jwks_uri !== 'string')
-      throw new FetchFailure('metadata_invalid', 'the metadata has no jwks_uri', url);
-    let jwksUri: URL;
-    try {
-      jwksUri = new URL(meta.jwks_uri);
-    } catch {
-      throw new FetchFailure('jwks_uri_invalid', 'the metadata jwks_uri is not a URL', url);
-    }
-    if (!isAllowedUrl(jwksUri, limits.allowInsecureHttp)) {
-      throw new FetchFailure(
-        'jwks_uri_invalid',
-        `the metadata jwks_uri ${printable(jwksUri.href)} must use https:`,
-        url,
-      );
-    }
-    const own = new URL(issuer).origin;
-    if (jwksUri.origin !== own && !allowedOrigins.includes(jwksUri.origin)) {
-      throw new FetchFailure(
-        'jwks_uri_origin',
-        `the metadata jwks_uri ${printable(jwksUri.href)} is not on the issuer's origin ${own}`,
-        url,
-      );
-    }
-    return jwksUri;
+    return { meta, url };
   }
   throw new FetchFailure(
     'metadata_not_found',
@@ -89,6 +74,49 @@ export async function discoverJwksUri(
     metadataUrls(issuer)[0],
     status,
   );
+}
+
+/**
+ * Fetch the issuer's metadata and return its `jwks_uri`. Throws {@link FetchFailure} when no document
+ * can be had, the document does not belong to `issuer`, or its `jwks_uri` is neither on the issuer's
+ * origin nor on one of `allowedOrigins` (`URL.origin` strings).
+ *
+ * @example
+ * ```ts
+ * const jwksUri = await discoverJwksUri('https://id.example.com/oidc', limits);
+ * const google = await discoverJwksUri('https://accounts.google.com', limits, ['https://www.googleapis.com']);
+ * ```
+ */
+export async function discoverJwksUri(
+  issuer: string,
+  limits: FetchLimits,
+  allowedOrigins: readonly string[] = [],
+): Promise<URL> {
+  const { meta, url } = await fetchMetadata(issuer, limits);
+  if (typeof meta.jwks_uri !== 'string')
+    throw new FetchFailure('metadata_invalid', 'the metadata has no jwks_uri', url);
+  let jwksUri: URL;
+  try {
+    jwksUri = new URL(meta.jwks_uri);
+  } catch {
+    throw new FetchFailure('jwks_uri_invalid', 'the metadata jwks_uri is not a URL', url);
+  }
+  if (!isAllowedUrl(jwksUri, limits.allowInsecureHttp)) {
+    throw new FetchFailure(
+      'jwks_uri_invalid',
+      `the metadata jwks_uri ${printable(jwksUri.href)} must use https:`,
+      url,
+    );
+  }
+  const own = new URL(issuer).origin;
+  if (jwksUri.origin !== own && !allowedOrigins.includes(jwksUri.origin)) {
+    throw new FetchFailure(
+      'jwks_uri_origin',
+      `the metadata jwks_uri ${printable(jwksUri.href)} is not on the issuer's origin ${own}`,
+      url,
+    );
+  }
+  return jwksUri;
 }
 
 /** A value from a remote document, safe to put in a log line: printable ASCII, at most 200 characters. */

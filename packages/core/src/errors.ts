@@ -58,7 +58,9 @@ export type AuthErrorReason =
   | 'dpop_ath'
   | 'dpop_replay'
   | 'dpop_nonce'
-  | 'replay_store_unavailable';
+  | 'replay_store_unavailable'
+  | 'inactive'
+  | 'introspection_unavailable';
 
 /** OAuth error codes used in responses. */
 export type OAuthErrorCode =
@@ -111,6 +113,8 @@ const DESCRIPTIONS: Readonly<Record<AuthErrorReason, string>> = Object.freeze({
   dpop_replay: 'The DPoP proof has already been used',
   dpop_nonce: 'The resource server requires a fresh nonce in the DPoP proof',
   replay_store_unavailable: 'DPoP proofs cannot be checked for replay right now; try again later',
+  inactive: 'The access token is not active (revoked, expired or unknown to its issuer)',
+  introspection_unavailable: 'The access token cannot be introspected right now; try again later',
 });
 
 /**
@@ -207,6 +211,7 @@ export type InvalidTokenReason = Extract<
   | 'binding_required'
   | 'dpop_binding'
   | 'certificate'
+  | 'inactive'
 >;
 
 /** 401 `invalid_token`: the token is malformed, forged, expired or not meant for this resource. */
@@ -355,7 +360,7 @@ export abstract class UnavailableError extends AuthError {
   /** Seconds after which a retry may succeed (at least 1). */
   readonly retryAfter: number;
   constructor(
-    reason: 'jwks_unavailable' | 'replay_store_unavailable',
+    reason: 'jwks_unavailable' | 'replay_store_unavailable' | 'introspection_unavailable',
     retryAfter: number,
     context?: ErrorContext,
     options?: { cause?: unknown },
@@ -395,6 +400,25 @@ export class ReplayStoreUnavailableError extends UnavailableError {
   declare readonly reason: 'replay_store_unavailable';
   constructor(context?: ErrorContext, options?: { cause?: unknown }) {
     super('replay_store_unavailable', 1, context, options);
+  }
+}
+
+/**
+ * 503 with `Retry-After`: the token must be introspected (RFC 7662) but the introspection endpoint is
+ * down, slow, refuses the resource server's credentials or answers something that is not an
+ * introspection response. The `cause` says which, never with the token or the client secret in it.
+ *
+ * @example
+ * ```ts
+ * import { IntrospectionUnavailableError } from '@gatehouse/core';
+ *
+ * if (err instanceof IntrospectionUnavailableError) logger.warn({ cause: String(err.cause) }, 'introspection down');
+ * ```
+ */
+export class IntrospectionUnavailableError extends UnavailableError {
+  declare readonly reason: 'introspection_unavailable';
+  constructor(retryAfter: number, context?: ErrorContext, options?: { cause?: unknown }) {
+    super('introspection_unavailable', retryAfter, context, options);
   }
 }
 
@@ -474,7 +498,8 @@ export type AnyAuthError =
   | KeysUnavailableError
   | InvalidDpopProofError
   | UseDpopNonceError
-  | ReplayStoreUnavailableError;
+  | ReplayStoreUnavailableError
+  | IntrospectionUnavailableError;
 
 /**
  * Narrow an unknown value to an {@link AuthError}.

@@ -33,6 +33,7 @@ export { buildChallenge, type ChallengeParams, sanitizeChallengeValue } from './
 export {
   DEFAULTS,
   type DpopMode,
+  type IntrospectionMode,
   MAX_CLOCK_TOLERANCE,
   type MtlsMode,
   SUPPORTED_ALGORITHMS,
@@ -54,6 +55,7 @@ export {
   ForbiddenError,
   InsufficientRoleError,
   InsufficientScopeError,
+  IntrospectionUnavailableError,
   InvalidDpopProofError,
   InvalidRequestError,
   InvalidTokenError,
@@ -70,6 +72,11 @@ export {
 } from './errors.js';
 export type { FetchRequestOptions } from './fetch-request.js';
 export { closest as closestName, rejectUnknownKeys as rejectUnknownOptions } from './internal/known-keys.js';
+export type {
+  IntrospectionClientAuth,
+  IntrospectionOptions,
+  IntrospectionServer,
+} from './introspection/options.js';
 export type { KeySetStats } from './jwks.js';
 export {
   type CacheOptions,

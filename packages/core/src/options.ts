@@ -18,6 +18,11 @@ import {
 import type { KeySetError } from './errors.js';
 import { fail } from './internal/fail.js';
 import { rejectUnknownKeys } from './internal/known-keys.js';
+import {
+  type IntrospectionOptions,
+  type ResolvedIntrospectionOptions,
+  resolveIntrospectionOptions,
+} from './introspection/options.js';
 import { toScopeList } from './scopes.js';
 import type { AccessTokenClaims, Algorithm } from './types.js';
 
@@ -118,6 +123,8 @@ export interface VerifierOptions {
   dpop?: DpopOptions;
   /** Certificate-bound tokens (RFC 8705). Default: a bound token needs its TLS client certificate. */
   mtls?: MtlsOptions;
+  /** Token introspection (RFC 7662): opaque tokens, or every token where revocation must apply at once. Default: off. */
+  introspection?: IntrospectionOptions;
   /**
    * Told why the signing keys cannot be had (a {@link KeySetError}: a wrong `issuer`, missing metadata,
    * no usable key, TLS or DNS errors, outages), once per distinct cause per `DEFAULTS.warningInterval`.
@@ -148,6 +155,7 @@ export const VERIFIER_OPTIONS: readonly string[] = Object.freeze(
     tokenSources: 1,
     dpop: 1,
     mtls: 1,
+    introspection: 1,
     onWarning: 1,
   } satisfies Record<keyof VerifierOptions, 1>),
 );
@@ -173,6 +181,8 @@ export interface ResolvedOptions {
   readonly tokenSources: Readonly<Required<TokenSourceOptions>>;
   readonly dpop: ResolvedDpopOptions;
   readonly mtls: ResolvedMtlsOptions;
+  /** `undefined` when introspection is off. */
+  readonly introspection: ResolvedIntrospectionOptions | undefined;
   /** `undefined` when warnings are off. */
   readonly onWarning: ((warning: KeySetError) => void) | undefined;
 }
@@ -383,6 +393,12 @@ export function resolveOptions(options: VerifierOptions): ResolvedOptions {
   if (typeof tokenSources.query !== 'boolean') fail('tokenSources.query', 'must be a boolean');
   if (typeof tokenSources.body !== 'boolean') fail('tokenSources.body', 'must be a boolean');
 
+  const introspection = resolveIntrospectionOptions(options.introspection, (value, option) =>
+    parseUrl(value, option, allowInsecureHttp),
+  );
+  if (introspection !== undefined && introspection.endpoint === undefined && issuers.length > 1)
+    fail('introspection.endpoint', 'is required when several issuers are configured');
+
   return Object.freeze({
     issuers: Object.freeze(issuers),
     audiences: Object.freeze(audiences),
@@ -403,6 +419,7 @@ export function resolveOptions(options: VerifierOptions): ResolvedOptions {
     tokenSources,
     dpop: resolveDpopOptions(options.dpop),
     mtls: resolveMtlsOptions(options.mtls),
+    introspection,
     onWarning: warningHandler(options.onWarning),
   });
 }

@@ -11,6 +11,9 @@
  *    run on every request, also for a token served from the result cache;
  * 7. delegation policy, required scopes (per verifier and per call) and required roles (per call).
  *
+ * With `introspection`, steps 1–2 of an opaque token (or of every token, in `always` mode) are an
+ * RFC 7662 introspection instead (introspection/introspector.ts); the answer then goes through steps 3–7.
+ *
  * @module
  */
 
@@ -34,6 +37,7 @@ import {
 import { type FetchRequestOptions, isFetchRequest, toRequestLike } from './fetch-request.js';
 import { andThen, type Maybe } from './internal/maybe.js';
 import { verifySignature } from './internal/platform.js';
+import { Introspector } from './introspection/introspector.js';
 import type { KeyEntry } from './jwk.js';
 import { type KeySetStats, RemoteKeySet } from './jwks.js';
 import { JwsParser, type ParsedJws } from './jws.js';
@@ -148,6 +152,10 @@ export function createVerifier(options: VerifierOptions): Verifier {
     onWarning: resolved.onWarning,
     warningInterval: DEFAULTS.warningInterval,
   });
+  const introspector =
+    resolved.introspection === undefined
+      ? undefined
+      : new Introspector({ resolved, introspection: resolved.introspection, keys, cache, context });
   const binding = new SenderConstraint(dpop, resolved.mtls, { bearer: context, dpop: dpopContext });
   const tokenSources = { ...resolved.tokenSources, context };
   const acceptsDpop = binding.acceptsDpop;
@@ -209,7 +217,8 @@ export function createVerifier(options: VerifierOptions): Verifier {
   /** Steps 1–5, from the result cache when possible. */
   function verified(token: string, now: number): AuthInfo | Promise<AuthInfo> {
     const hit = cache !== undefined && typeof token === 'string' ? cache.get(token, now) : undefined;
-    return hit ?? verifyToken(token);
+    if (hit !== undefined) return hit;
+    return introspector?.handles(token) ? introspector.verify(token, now) : verifyToken(token);
   }
 
   function authorize(info: AuthInfo, call: VerifyOptions = {}): void {

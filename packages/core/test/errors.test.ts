@@ -9,6 +9,7 @@ import {
   type AuthErrorReason,
   ForbiddenError,
   InsufficientScopeError,
+  IntrospectionUnavailableError,
   InvalidDpopProofError,
   InvalidRequestError,
   InvalidTokenError,
@@ -44,6 +45,7 @@ const INVALID_TOKEN_REASONS = [
   'binding_required',
   'dpop_binding',
   'certificate',
+  'inactive',
 ] as const;
 
 const DPOP_PROOF_REASONS = [
@@ -271,6 +273,37 @@ describe('ReplayStoreUnavailableError', () => {
     });
     expect(error.cause).toBe(cause);
     expect(JSON.stringify(error)).not.toContain('6379');
+  });
+});
+
+describe('IntrospectionUnavailableError', () => {
+  it('E15: → 503 with Retry-After, no challenge, temporarily_unavailable; the cause stays out of the body', () => {
+    const cause = new Error('introspection failed: HTTP 500');
+    const error = new IntrospectionUnavailableError(4.2, CONTEXT, { cause });
+    expect(error).toBeInstanceOf(AuthError);
+    expect(isAuthError(error)).toBe(true);
+    expect([error.status, error.code, error.reason, error.retryAfter]).toEqual([
+      503,
+      undefined,
+      'introspection_unavailable',
+      5,
+    ]);
+    expect(error.headers).toEqual({ 'retry-after': '5' });
+    expect(error.wwwAuthenticate).toBeUndefined();
+    expect(error.toJSON()).toEqual({
+      error: 'temporarily_unavailable',
+      error_description: 'The access token cannot be introspected right now; try again later',
+    });
+    expect(JSON.stringify(error)).not.toContain('HTTP 500');
+    expect((error as { cause?: unknown }).cause).toBe(cause);
+  });
+
+  it('E15: an inactive token is 401 invalid_token with a fixed description in a clean challenge', () => {
+    const error = new InvalidTokenError('inactive', { realm: 'a"\r\nb' });
+    expect([error.status, error.code]).toEqual([401, 'invalid_token']);
+    expect(error.headers['www-authenticate']).toBe(
+      'Bearer realm="ab", error="invalid_token", error_description="The access token is not active (revoked, expired or unknown to its issuer)"',
+    );
   });
 });
 

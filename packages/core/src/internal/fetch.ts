@@ -120,18 +120,71 @@ async function readCapped(response: Response, max: number, signal: AbortSignal):
   return new TextDecoder().decode(body);
 }
 
+/**
+ * What {@link fetchText} sends besides the URL: a GET by default.
+ *
+ * @example
+ * ```ts
+ * const init: FetchInit = { method: 'POST', headers: { accept: 'application/json' }, body: form };
+ * ```
+ */
+export interface FetchInit {
+  readonly method?: 'GET' | 'POST';
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: URLSearchParams;
+}
+
+/**
+ * A response body read within the limits, with its media type (lower case, without parameters).
+ *
+ * @example
+ * ```ts
+ * const { text, type }: FetchedText = await fetchText(url, limits);
+ * ```
+ */
+export interface FetchedText {
+  readonly text: string;
+  readonly type: string;
+}
+
 /** GET `url` and parse its JSON body within `limits`. Throws {@link FetchFailure}. */
 export async function fetchJson(
   url: URL,
   limits: FetchLimits,
   accept = 'application/json',
 ): Promise<unknown> {
+  const { text } = await fetchText(url, limits, { headers: { accept } });
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new FetchFailure('not_json', 'the response is not JSON', url, 200);
+  }
+}
+
+/**
+ * Send a request to `url` within `limits` (timeout, no redirects, size cap) and read the body of its
+ * 200 response. Throws {@link FetchFailure}. A POST (introspection) is retried on a stale connection
+ * like a GET: the server received nothing, and an introspection changes nothing anyway.
+ *
+ * @example
+ * ```ts
+ * const { text, type } = await fetchText(endpoint, limits, { method: 'POST', headers, body });
+ * ```
+ */
+export async function fetchText(url: URL, limits: FetchLimits, init: FetchInit = {}): Promise<FetchedText> {
   if (!isAllowedUrl(url, limits.allowInsecureHttp))
     throw new FetchFailure('insecure_url', 'the URL must use https: (http: only on loopback)', url);
   const signal = AbortSignal.timeout(limits.timeout);
+  const { method = 'GET', headers, body } = init;
   const send = async (): Promise<Response> => {
     const request = Promise.resolve().then(() =>
-      limits.fetch(url.href, { method: 'GET', headers: { accept }, redirect: 'manual', signal }),
+      limits.fetch(url.href, {
+        method,
+        ...(headers === undefined ? {} : { headers }),
+        ...(body === undefined ? {} : { body }),
+        redirect: 'manual',
+        signal,
+      }),
     );
     try {
       return await beforeAbort(request, signal);
@@ -171,11 +224,8 @@ export async function fetchJson(
       throw new FetchFailure(code, `HTTP ${response.status}`, url, response.status);
     }
     const text = await readCapped(response, limits.maxResponseBytes, signal);
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new FetchFailure('not_json', 'the response is not JSON', url, response.status);
-    }
+    const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    return { text, type };
   } catch (error) {
     // Not awaited: a cancel may never settle (mocked bodies in msw), and nothing depends on it.
     if (!response.bodyUsed && response.body?.locked !== true) void response.body?.cancel().catch(() => {});

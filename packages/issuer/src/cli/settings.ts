@@ -118,6 +118,12 @@ const ROWS: readonly Row[] = [
     'trusted proxy addresses or CIDR ranges, comma-separated',
     { fallback: 'none' },
   ],
+  [
+    'accessTokenFormat',
+    'string',
+    '<format>',
+    'jwt (validated locally by APIs) or opaque (introspected, revocable at once) for API resources',
+  ],
   ['signIn.maxFailures', 'integer', '<n>', 'failed sign-ins of an account before it is locked'],
   [
     'signIn.maxFailuresPerAddress',

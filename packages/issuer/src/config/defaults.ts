@@ -10,6 +10,15 @@ import { availableParallelism } from 'node:os';
 /** Signing algorithms the issuer can generate keys for. `RS256` is what every OpenID Connect relying party supports. */
 export const SIGNING_ALGORITHMS = Object.freeze(['RS256', 'PS256', 'ES256', 'EdDSA'] as const);
 
+/**
+ * Formats of the access tokens issued for API resources: `jwt` (RFC 9068, validated locally by APIs) or
+ * `opaque` (a random handle, checked by introspection and revocable at once).
+ */
+export const ACCESS_TOKEN_FORMATS = Object.freeze(['jwt', 'opaque'] as const);
+
+/** One of {@link ACCESS_TOKEN_FORMATS}. */
+export type AccessTokenFormat = (typeof ACCESS_TOKEN_FORMATS)[number];
+
 /** One of {@link SIGNING_ALGORITHMS}. */
 export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
 
@@ -67,6 +76,12 @@ export const DEFAULTS = Object.freeze({
   databaseFile: 'issuer.sqlite',
   /** Replaced by `proxy`: only `false` is accepted (`true` trusted the left-most `X-Forwarded-For` entry). */
   trustProxy: false,
+  /**
+   * Access tokens for API resources are RFC 9068 JWTs, which APIs validate without calling the issuer
+   * (and which oidc-provider can neither introspect nor revoke). `opaque` tokens must be introspected
+   * (RFC 7662) but are revoked at once (RFC 7009). The Management API's own tokens are always JWTs.
+   */
+  accessTokenFormat: 'jwt' as AccessTokenFormat,
   proxy: Object.freeze({
     /**
      * Trusted proxies in front of the issuer. 0: the client address is the TCP peer and

@@ -42,6 +42,7 @@ export const OPTION_TREE: OptionTree = Object.freeze({
   store: true,
   trustProxy: true,
   proxy: leaves('hops', 'addresses'),
+  accessTokenFormat: true,
   signIn: leaves(
     'maxFailures',
     'maxFailuresPerAddress',

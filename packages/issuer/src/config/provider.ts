@@ -170,8 +170,11 @@ export function buildConfiguration(deps: ProviderDeps): Configuration {
       },
       introspection: {
         enabled: true,
+        // RFC 7662 §4: a client learns about its own tokens; only confidential Machine-to-Machine
+        // applications (what resource servers introspect with) learn about other clients' tokens.
         allowedPolicy: async (_ctx, client, token) =>
-          client.clientAuthMethod !== 'none' || token.clientId === client.clientId,
+          token.clientId === client.clientId ||
+          (client.clientAuthMethod !== 'none' && client.grantTypeAllowed('client_credentials')),
       },
       revocation: {
         enabled: true,
@@ -192,7 +195,13 @@ export function buildConfiguration(deps: ProviderDeps): Configuration {
       resourceIndicators: {
         enabled: true,
         defaultResource: async (ctx, _client, oneOf) => defaultResource(ctx, oneOf),
-        getResourceServerInfo: (ctx, indicator, client) => resourceServerInfo(store, ctx, indicator, client),
+        getResourceServerInfo: async (ctx, indicator, client) => {
+          const info = await resourceServerInfo(store, ctx, indicator, client);
+          // The Management API validates its tokens locally: they stay JWTs whatever the setting.
+          return indicator === config.managementAudience
+            ? info
+            : { ...info, accessTokenFormat: config.accessTokenFormat };
+        },
         useGrantedResource: async () => false,
       },
     },

@@ -12,6 +12,7 @@ import { ConfigError } from '../errors.js';
 import type { Store } from '../storage/store.js';
 import { resolveConsoleConfig } from './console.js';
 import {
+  ACCESS_TOKEN_FORMATS,
   CUSTOM_CLAIMS_ON_ERROR,
   DEFAULTS,
   LOG_LEVELS,
@@ -240,6 +241,7 @@ export function resolveConfig(config: IssuerConfig): ResolvedConfig {
     store: config.store,
     ...protection,
     trustProxy: protection.proxy.hops > 0 || protection.proxy.addresses.length > 0,
+    accessTokenFormat: given(oneOf(ACCESS_TOKEN_FORMATS), 'accessTokenFormat', DEFAULTS.accessTokenFormat),
     log: Object.freeze({
       level: log.level ?? DEFAULTS.log.level,
       destination: log.destination,

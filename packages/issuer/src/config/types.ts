@@ -7,7 +7,7 @@
 import type { DestinationStream, Logger } from 'pino';
 import type { Store } from '../storage/store.js';
 import type { ConsoleConfig, ResolvedConsoleConfig } from './console.js';
-import type { CustomClaimsOnError, LogLevel, SigningAlgorithm } from './defaults.js';
+import type { AccessTokenFormat, CustomClaimsOnError, LogLevel, SigningAlgorithm } from './defaults.js';
 import type { DpopConfig, ResolvedDpopConfig } from './dpop.js';
 import type { ProxyConfig, RateLimitConfig, ResolvedProtectionConfig, SignInConfig } from './protection.js';
 
@@ -225,6 +225,8 @@ export interface IssuerConfig {
    * `proxy.hops`, since it trusted the left-most `X-Forwarded-For` entry, which clients write.
    */
   trustProxy?: boolean;
+  /** Format of access tokens for API resources: `jwt` (default) or `opaque` (introspected, revocable at once). */
+  accessTokenFormat?: AccessTokenFormat;
   /** Trusted proxies in front of the issuer (client addresses, `X-Forwarded-*`). Default: none. */
   proxy?: ProxyConfig;
   /** Sign-in throttling, lockout and bounded password hashing. */
@@ -274,6 +276,7 @@ export interface ResolvedConfig {
   readonly store: Store | undefined;
   /** Whether any proxy is trusted (`proxy.hops` > 0 or `proxy.addresses` set): `X-Forwarded-*` are read. */
   readonly trustProxy: boolean;
+  readonly accessTokenFormat: AccessTokenFormat;
   readonly proxy: ResolvedProtectionConfig['proxy'];
   readonly signIn: ResolvedProtectionConfig['signIn'];
   readonly rateLimits: ResolvedProtectionConfig['rateLimits'];

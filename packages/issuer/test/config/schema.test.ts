@@ -55,6 +55,7 @@ describe('resolveConfig', () => {
     [{ ...base, trustProxy: 'yes' }, 'trustProxy'],
     [{ ...base, log: { level: 'loud' } }, 'log.level'],
     [{ ...base, keys: { algorithm: 'HS256' } }, 'keys.algorithm'],
+    [{ ...base, accessTokenFormat: 'paseto' }, 'accessTokenFormat'],
     [{ ...base, keys: { gracePeriod: -1 } }, 'keys.gracePeriod'],
     [{ ...base, keys: { rsaModulusLength: 1024 } }, 'keys.rsaModulusLength'],
     [{ ...base, ttl: { authorizationCode: 3600 } }, 'ttl.authorizationCode'],

@@ -152,10 +152,10 @@ export function manualKey(): ManualKey {
   return { privateKey, publicJwk, jkt: jwkThumbprint(publicJwk)! };
 }
 
-/** An ES256 DPoP proof (RFC 9449 §4.2) for `htm` `htu`, with `nonce` when given. */
+/** An ES256 DPoP proof (RFC 9449 §4.2) for `htm` `htu`, with `nonce` and `ath` when given. */
 export function manualProof(
   key: ManualKey,
-  claims: { htm: string; htu: string; nonce?: string; iat?: number; jti?: string },
+  claims: { htm: string; htu: string; nonce?: string; iat?: number; jti?: string; ath?: string },
 ): string {
   const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const header = b64({ typ: 'dpop+jwt', alg: 'ES256', jwk: key.publicJwk });
@@ -165,6 +165,7 @@ export function manualProof(
     htm: claims.htm,
     htu: claims.htu,
     ...(claims.nonce === undefined ? {} : { nonce: claims.nonce }),
+    ...(claims.ath === undefined ? {} : { ath: claims.ath }),
   });
   const signature = sign('sha256', Buffer.from(`${header}.${payload}`), {
     key: key.privateKey,
