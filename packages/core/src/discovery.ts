@@ -20,15 +20,19 @@ export function metadataUrls(issuer: string): URL[] {
   return [openid, oauth];
 }
 
+/** An issuer's metadata document, and the `jwks_uri` in it once checked. */
+export interface DiscoveredMetadata {
+  readonly jwksUri: URL;
+  /** The whole document (RFC 8414 / OpenID Discovery), e.g. for its `introspection_endpoint`. */
+  readonly metadata: Readonly<Record<string, unknown>>;
+}
+
 /**
- * Fetch the issuer's metadata and return its `jwks_uri`. Throws {@link FetchFailure} when no document
- * can be had, the document does not belong to `issuer`, or its `jwks_uri` is neither on the issuer's
- * origin nor on one of `allowedOrigins` (`URL.origin` strings).
+ * Fetch the issuer's metadata and return its `jwks_uri`; see {@link discoverMetadata}.
  *
  * @example
  * ```ts
  * const jwksUri = await discoverJwksUri('https://id.example.com/oidc', limits);
- * const google = await discoverJwksUri('https://accounts.google.com', limits, ['https://www.googleapis.com']);
  * ```
  */
 export async function discoverJwksUri(
@@ -36,6 +40,25 @@ export async function discoverJwksUri(
   limits: FetchLimits,
   allowedOrigins: readonly string[] = [],
 ): Promise<URL> {
+  return (await discoverMetadata(issuer, limits, allowedOrigins)).jwksUri;
+}
+
+/**
+ * Fetch the issuer's metadata and return it with its checked `jwks_uri`. Throws {@link FetchFailure} when no document
+ * can be had, the document does not belong to `issuer`, or its `jwks_uri` is neither on the issuer's
+ * origin nor on one of `allowedOrigins` (`URL.origin` strings).
+ *
+ * @example
+ * ```ts
+ * const { jwksUri, metadata } = await discoverMetadata('https://id.example.com/oidc', limits);
+ * const google = await discoverMetadata('https://accounts.google.com', limits, ['https://www.googleapis.com']);
+ * ```
+ */
+export async function discoverMetadata(
+  issuer: string,
+  limits: FetchLimits,
+  allowedOrigins: readonly string[] = [],
+): Promise<DiscoveredMetadata> {
   const tried: string[] = [];
   let status: number | undefined;
   for (const url of metadataUrls(issuer)) {
@@ -81,7 +104,7 @@ export async function discoverJwksUri(
         url,
       );
     }
-    return jwksUri;
+    return { jwksUri, metadata: Object.freeze(meta) };
   }
   throw new FetchFailure(
     'metadata_not_found',

@@ -55,6 +55,7 @@ export {
   InvalidRequestError,
   InvalidTokenError,
   type InvalidTokenReason,
+  IssuerUnavailableError,
   isAuthError,
   KeySetError,
   type KeySetErrorCode,
@@ -67,6 +68,13 @@ export {
 } from './errors.js';
 export type { FetchRequestOptions } from './fetch-request.js';
 export { closest as closestName, rejectUnknownKeys as rejectUnknownOptions } from './internal/known-keys.js';
+export type {
+  IssuerCacheOptions,
+  IssuerOptions,
+  IssuerResolver,
+  ResolvedIssuer,
+} from './issuer-options.js';
+export type { IssuerState, KeyStats } from './issuers.js';
 export type { KeySetStats } from './jwks.js';
 export {
   type CacheOptions,
