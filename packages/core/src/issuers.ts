@@ -135,6 +135,8 @@ export class IssuerRegistry {
       this.#trusted = new LRUCache<string, IssuerState>({
         max,
         dispose: (state) => {
+          // A key set shared through a top-level jwksUri stays held: its counters still count.
+          if ([...this.#byUri.values()].includes(state.keys)) return;
           const stats = state.keys.stats;
           this.#retired = {
             fetches: this.#retired.fetches + stats.fetches,

@@ -130,7 +130,7 @@ describe('a list of issuers', () => {
     }
     expect(requests()).toEqual(before);
     expect(verifier.keyStats).toMatchObject({ keySets: 2, fetches: 0 });
-  });
+  }, 60_000);
 
   it('E2: the unverified iss is never echoed in the error', async () => {
     const verifier = make({});
@@ -215,6 +215,15 @@ describe('an issuer function (tenants)', () => {
     expect(verifier.keyStats.fetches).toBe(6);
   });
 
+  it('E3: with a top-level jwksUri, trusted tenants share one key set (no discovery)', async () => {
+    const before = requests();
+    const verifier = make({ issuer: () => true, jwksUri: c.jwksUri, issuerCache: { max: 1 } });
+    for (const iss of ['https://t1.tenants.test/', 'https://t2.tenants.test/', 'https://t1.tenants.test/'])
+      await expect(verifier.verify(signToken(keyC, claims({ iss })))).resolves.toMatchObject({ issuer: iss });
+    expect(verifier.keyStats).toMatchObject({ keySets: 1, fetches: 1 });
+    expect(requests()).toEqual([before[0], before[1], before[2]! + 1]);
+  });
+
   it('E2: 10,000 random iss values refused by the function fetch nothing and hold no key set', async () => {
     let calls = 0;
     const verifier = make({
@@ -231,7 +240,7 @@ describe('an issuer function (tenants)', () => {
     expect(calls).toBe(10_000);
     expect(requests()).toEqual(before);
     expect(verifier.keyStats).toMatchObject({ keySets: 0, fetches: 0 });
-  });
+  }, 60_000);
 
   it.each([
     [
