@@ -27,6 +27,14 @@ describe('docs/core.md options table', () => {
     expect(line).toContain(`\`${Array.isArray(value) ? JSON.stringify(value) : value}\``);
   });
 
+  it.each(Object.entries(DEFAULTS.issuerCache))('states issuerCache.%s = %s', (key, value) => {
+    const line = coreDoc
+      .split('\n')
+      .find((l) => l.startsWith('| ') && l.split('|')[1]!.includes(`\`issuerCache.${key}\``));
+    expect(line, `row for issuerCache.${key}`).toBeDefined();
+    expect(line).toContain(`${value}`);
+  });
+
   it('states the scalar defaults', () => {
     expect(row('clockTolerance')).toContain(`\`${DEFAULTS.clockTolerance}\``);
     expect(row('maxTokenLength')).toContain(`\`${DEFAULTS.maxTokenLength}\``);

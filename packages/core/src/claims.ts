@@ -4,8 +4,9 @@
  *
  * 3. `iss` equals a configured issuer exactly (a string; no normalization);
  * 4. `aud` (string or array of strings) contains a configured audience exactly;
- * 5. `exp` is required; `exp`, `nbf` and `iat` are finite NumericDates; expiry, not-before and
- *    `maxTokenAge` are checked with the clock tolerance;
+ * 5. `exp` is required; `exp`, `nbf`, `iat` and `auth_time` are finite NumericDates; expiry,
+ *    not-before and `maxTokenAge` are checked with the clock tolerance, and so is an `iat` (when
+ *    `maxTokenAge` or `strict` checks it) or an `auth_time` in the future;
  *
  * then: with `strict`, `sub`, `client_id`, `iat` and `jti` are required (RFC 9068 §2.2); present
  * identity claims have the right types; `act` is a valid actor chain; `roles`, when present, is an
@@ -80,6 +81,10 @@ export function checkClaims(
     if (now - iat - tolerance > options.maxTokenAge) throw invalid('too_old');
     validUntil = Math.min(validUntil, iat + options.maxTokenAge + tolerance);
   }
+  // `auth_time` (OIDC Core §2) is a NumericDate like the others: when present, a finite number not in the future.
+  const authTime = payload.auth_time;
+  if (authTime !== undefined && (!isNumericDate(authTime) || authTime > now + tolerance))
+    throw invalid('claim', 'auth_time');
 
   // Profile: RFC 9068 §2.2 required claims, and types of identity claims when present.
   if (options.strict) {
@@ -89,6 +94,10 @@ export function checkClaims(
     }
     if (iat === undefined) throw invalid('claim', 'iat');
   }
+  // Wherever `iat` is checked (maxTokenAge, strict), a token issued in the future is refused, as jose
+  // and express-oauth2-jwt-bearer do (RFC 9068 §4).
+  if (iat !== undefined && (options.strict || options.maxTokenAge !== undefined) && iat > now + tolerance)
+    throw invalid('not_yet_valid', 'iat');
   for (const name of IDENTITY_STRINGS) {
     if (payload[name] !== undefined && typeof payload[name] !== 'string') throw invalid('claim', name);
   }

@@ -141,6 +141,17 @@ export const DEFAULTS = Object.freeze({
     /** `Retry-After` seconds of the 503 answered while the introspection endpoint is unavailable. */
     retryAfter: 5,
   }),
+  /** Caches behind an `issuer` function (tenants): bounded, so random `iss` values cannot grow memory. */
+  issuerCache: Object.freeze({
+    /** Most key sets (trusted issuers) held; the least recently used is dropped first. */
+    max: 100,
+    /** Most answers of the function held (trusted or not). */
+    answers: 1_000,
+    /** Milliseconds an answer is reused before the function is asked again (10 min). */
+    maxAge: 600_000,
+    /** Milliseconds the function may take; after that the request is answered 503 (5 s). */
+    timeout: 5_000,
+  }),
   /** Cache of verified results, keyed on the exact token, per verifier. */
   cache: Object.freeze({
     /** Most cached results. */

@@ -76,15 +76,19 @@ export async function fetchMetadata(issuer: string, limits: FetchLimits): Promis
   );
 }
 
+/** An issuer's metadata document, and the `jwks_uri` in it once checked. */
+export interface DiscoveredMetadata {
+  readonly jwksUri: URL;
+  /** The whole document (RFC 8414 / OpenID Discovery), e.g. for its `introspection_endpoint`. */
+  readonly metadata: Readonly<Record<string, unknown>>;
+}
+
 /**
- * Fetch the issuer's metadata and return its `jwks_uri`. Throws {@link FetchFailure} when no document
- * can be had, the document does not belong to `issuer`, or its `jwks_uri` is neither on the issuer's
- * origin nor on one of `allowedOrigins` (`URL.origin` strings).
+ * Fetch the issuer's metadata and return its `jwks_uri`; see {@link discoverMetadata}.
  *
  * @example
  * ```ts
  * const jwksUri = await discoverJwksUri('https://id.example.com/oidc', limits);
- * const google = await discoverJwksUri('https://accounts.google.com', limits, ['https://www.googleapis.com']);
  * ```
  */
 export async function discoverJwksUri(
@@ -92,6 +96,25 @@ export async function discoverJwksUri(
   limits: FetchLimits,
   allowedOrigins: readonly string[] = [],
 ): Promise<URL> {
+  return (await discoverMetadata(issuer, limits, allowedOrigins)).jwksUri;
+}
+
+/**
+ * Fetch the issuer's metadata and return it with its checked `jwks_uri`. Throws {@link FetchFailure}
+ * when no document can be had, the document does not belong to `issuer`, or its `jwks_uri` is neither
+ * on the issuer's origin nor on one of `allowedOrigins` (`URL.origin` strings).
+ *
+ * @example
+ * ```ts
+ * const { jwksUri, metadata } = await discoverMetadata('https://id.example.com/oidc', limits);
+ * const google = await discoverMetadata('https://accounts.google.com', limits, ['https://www.googleapis.com']);
+ * ```
+ */
+export async function discoverMetadata(
+  issuer: string,
+  limits: FetchLimits,
+  allowedOrigins: readonly string[] = [],
+): Promise<DiscoveredMetadata> {
   const { meta, url } = await fetchMetadata(issuer, limits);
   if (typeof meta.jwks_uri !== 'string')
     throw new FetchFailure('metadata_invalid', 'the metadata has no jwks_uri', url);
@@ -116,7 +139,7 @@ export async function discoverJwksUri(
       url,
     );
   }
-  return jwksUri;
+  return { jwksUri, metadata: Object.freeze({ ...meta }) };
 }
 
 /** A value from a remote document, safe to put in a log line: printable ASCII, at most 200 characters. */

@@ -38,6 +38,7 @@ export type AuthErrorReason =
   | 'insufficient_scope'
   | 'insufficient_role'
   | 'jwks_unavailable'
+  | 'issuer_unavailable'
   | 'bound_token'
   | 'not_bound'
   | 'binding_required'
@@ -92,6 +93,8 @@ const DESCRIPTIONS: Readonly<Record<AuthErrorReason, string>> = Object.freeze({
   insufficient_scope: 'The access token does not grant the required scope',
   insufficient_role: 'The access token does not carry the required role',
   jwks_unavailable: 'The signing keys cannot be retrieved right now; try again later',
+  issuer_unavailable:
+    'Whether the access token issuer is trusted cannot be decided right now; try again later',
   bound_token: 'The access token is bound to a DPoP key and must be sent with the DPoP scheme and a proof',
   not_bound: 'The access token is not bound to a DPoP key',
   binding_required: 'This resource accepts only sender-constrained access tokens',
@@ -360,7 +363,11 @@ export abstract class UnavailableError extends AuthError {
   /** Seconds after which a retry may succeed (at least 1). */
   readonly retryAfter: number;
   constructor(
-    reason: 'jwks_unavailable' | 'replay_store_unavailable' | 'introspection_unavailable',
+    reason:
+      | 'jwks_unavailable'
+      | 'issuer_unavailable'
+      | 'replay_store_unavailable'
+      | 'introspection_unavailable',
     retryAfter: number,
     context?: ErrorContext,
     options?: { cause?: unknown },
@@ -389,6 +396,25 @@ export class KeysUnavailableError extends UnavailableError {
   declare readonly reason: 'jwks_unavailable';
   constructor(retryAfter: number, context?: ErrorContext, options?: { cause?: unknown }) {
     super('jwks_unavailable', retryAfter, context, options);
+  }
+}
+
+/**
+ * 503 with `Retry-After: 1`: the `issuer` function (tenants) threw, rejected, answered something other
+ * than a boolean or did not answer within `issuerCache.timeout`, so the token's issuer can be neither
+ * trusted nor refused. The `cause` holds what the function threw (never sent to the client).
+ *
+ * @example
+ * ```ts
+ * import { IssuerUnavailableError } from '@gatehouse/core';
+ *
+ * if (err instanceof IssuerUnavailableError) logger.error({ cause: err.cause }, 'tenant lookup failed');
+ * ```
+ */
+export class IssuerUnavailableError extends UnavailableError {
+  declare readonly reason: 'issuer_unavailable';
+  constructor(context?: ErrorContext, options?: { cause?: unknown }) {
+    super('issuer_unavailable', 1, context, options);
   }
 }
 
@@ -496,6 +522,7 @@ export type AnyAuthError =
   | InsufficientRoleError
   | ForbiddenError
   | KeysUnavailableError
+  | IssuerUnavailableError
   | InvalidDpopProofError
   | UseDpopNonceError
   | ReplayStoreUnavailableError

@@ -60,6 +60,7 @@ export {
   InvalidRequestError,
   InvalidTokenError,
   type InvalidTokenReason,
+  IssuerUnavailableError,
   isAuthError,
   KeySetError,
   type KeySetErrorCode,
@@ -77,6 +78,13 @@ export type {
   IntrospectionOptions,
   IntrospectionServer,
 } from './introspection/options.js';
+export type {
+  IssuerCacheOptions,
+  IssuerOptions,
+  IssuerResolver,
+  ResolvedIssuer,
+} from './issuer-options.js';
+export type { IssuerState, KeyStats } from './issuers.js';
 export type { KeySetStats } from './jwks.js';
 export {
   type CacheOptions,

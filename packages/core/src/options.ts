@@ -6,7 +6,7 @@
  * @module
  */
 
-import { DEFAULTS, MAX_CLOCK_TOLERANCE, SUPPORTED_ALGORITHMS } from './defaults.js';
+import { DEFAULTS, MAX_CLOCK_TOLERANCE } from './defaults.js';
 import {
   type DpopOptions,
   type MtlsOptions,
@@ -18,13 +18,23 @@ import {
 import type { KeySetError } from './errors.js';
 import { fail } from './internal/fail.js';
 import { rejectUnknownKeys } from './internal/known-keys.js';
+import { algorithmList, duration, isAllowedUrl, parseUrl, stringList } from './internal/option-values.js';
 import {
   type IntrospectionOptions,
   type ResolvedIntrospectionOptions,
   resolveIntrospectionOptions,
 } from './introspection/options.js';
+import {
+  type IssuerCacheOptions,
+  type IssuerOptions,
+  type IssuerResolver,
+  type ResolvedIssuers,
+  resolveIssuers,
+} from './issuer-options.js';
 import { toScopeList } from './scopes.js';
 import type { AccessTokenClaims, Algorithm } from './types.js';
+
+export { isAllowedUrl };
 
 /** A check on one claim: exact value, membership, or a predicate. */
 export type ClaimCheck =
@@ -85,11 +95,17 @@ export interface TokenSourceOptions {
  * ```
  */
 export interface VerifierOptions {
-  /** Accepted issuer(s), compared exactly. */
-  issuer: string | readonly string[];
+  /**
+   * Accepted issuer(s), compared exactly: one issuer, a list (each a string or an
+   * {@link IssuerOptions} with its own `jwksUri`, `audience`, `algorithms`), or a function
+   * `(iss) => boolean | Promise<boolean>` that decides which issuers to trust (tenants).
+   */
+  issuer: string | readonly (string | IssuerOptions)[] | IssuerResolver;
+  /** Bounds of the caches behind an `issuer` function. */
+  issuerCache?: IssuerCacheOptions;
   /** Resource indicator(s) of this API. A token passes when its `aud` contains one of them. */
   audience: string | readonly string[];
-  /** JWKS URL. Default: discovered from the issuer's OpenID or RFC 8414 metadata. Required with several issuers. */
+  /** JWKS URL. Default: discovered from each issuer's OpenID or RFC 8414 metadata. Shared by issuers that name none. */
   jwksUri?: string | URL;
   /** Accepted algorithms, a subset of {@link SUPPORTED_ALGORITHMS}. Default: all of them. */
   algorithms?: readonly Algorithm[];
@@ -137,6 +153,7 @@ export interface VerifierOptions {
 export const VERIFIER_OPTIONS: readonly string[] = Object.freeze(
   Object.keys({
     issuer: 1,
+    issuerCache: 1,
     audience: 1,
     jwksUri: 1,
     algorithms: 1,
@@ -161,8 +178,7 @@ export const VERIFIER_OPTIONS: readonly string[] = Object.freeze(
 );
 
 /** Options after defaults and validation. */
-export interface ResolvedOptions {
-  readonly issuers: readonly string[];
+export interface ResolvedOptions extends ResolvedIssuers {
   readonly audiences: readonly string[];
   readonly jwksUri: URL | undefined;
   readonly algorithms: ReadonlySet<Algorithm>;
@@ -185,47 +201,6 @@ export interface ResolvedOptions {
   readonly introspection: ResolvedIntrospectionOptions | undefined;
   /** `undefined` when warnings are off. */
   readonly onWarning: ((warning: KeySetError) => void) | undefined;
-}
-
-function stringList(value: unknown, option: string): string[] {
-  const list = typeof value === 'string' ? [value] : value;
-  if (!Array.isArray(list) || list.length === 0)
-    return fail(option, 'must be a non-empty string or array of strings');
-  for (const item of list)
-    if (typeof item !== 'string' || item.length === 0) fail(option, 'must contain non-empty strings only');
-  return [...new Set(list as string[])];
-}
-
-function duration(value: unknown, fallback: number, option: string, min = 0): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
-    return fail(option, `must be a finite number >= ${min}`);
-  }
-  return value;
-}
-
-const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
-
-/** Whether `url` may be fetched: `https:`, or `http:` on a loopback host (or everywhere when allowed). */
-export function isAllowedUrl(url: URL, allowInsecureHttp: boolean): boolean {
-  if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && (allowInsecureHttp || LOOPBACK.test(url.hostname));
-}
-
-function parseUrl(value: unknown, option: string, allowInsecureHttp: boolean): URL {
-  let url: URL;
-  try {
-    url = new URL(value instanceof URL ? value.href : (value as string));
-  } catch {
-    return fail(option, 'must be an absolute URL');
-  }
-  if (!isAllowedUrl(url, allowInsecureHttp)) {
-    fail(
-      option,
-      'must use https: (http: is only allowed for loopback hosts unless "allowInsecureHttp" is set)',
-    );
-  }
-  return url;
 }
 
 /** `jwks.allowedOrigins`: origins only (no path, query or credentials), normalised as `URL.origin`. */
@@ -296,29 +271,17 @@ export function resolveOptions(options: VerifierOptions): ResolvedOptions {
   const allowInsecureHttp = options.allowInsecureHttp ?? DEFAULTS.allowInsecureHttp;
   if (typeof allowInsecureHttp !== 'boolean') fail('allowInsecureHttp', 'must be a boolean');
 
-  const issuers = stringList(options.issuer, 'issuer');
   const audiences = stringList(options.audience, 'audience');
+  const jwksUri =
+    options.jwksUri === undefined ? undefined : parseUrl(options.jwksUri, 'jwksUri', allowInsecureHttp);
+  const algorithms = algorithmList(options.algorithms, DEFAULTS.algorithms, 'algorithms');
 
-  let jwksUri: URL | undefined;
-  if (options.jwksUri !== undefined) {
-    jwksUri = parseUrl(options.jwksUri, 'jwksUri', allowInsecureHttp);
-  } else {
-    if (issuers.length > 1) fail('jwksUri', 'is required when several issuers are configured');
-    parseUrl(issuers[0], 'issuer', allowInsecureHttp);
-  }
-
-  const algorithms =
-    options.algorithms === undefined
-      ? [...DEFAULTS.algorithms]
-      : stringList(options.algorithms, 'algorithms');
-  for (const alg of algorithms) {
-    if (!(SUPPORTED_ALGORITHMS as readonly string[]).includes(alg)) {
-      fail(
-        'algorithms',
-        `contains "${alg}", which is not a supported asymmetric algorithm (${SUPPORTED_ALGORITHMS.join(', ')})`,
-      );
-    }
-  }
+  const issuers = resolveIssuers(options.issuer, options.issuerCache, {
+    jwksUri,
+    audiences,
+    algorithms,
+    allowInsecureHttp,
+  });
 
   const clockTolerance = options.clockTolerance ?? DEFAULTS.clockTolerance;
   if (
@@ -396,11 +359,11 @@ export function resolveOptions(options: VerifierOptions): ResolvedOptions {
   const introspection = resolveIntrospectionOptions(options.introspection, (value, option) =>
     parseUrl(value, option, allowInsecureHttp),
   );
-  if (introspection !== undefined && introspection.endpoint === undefined && issuers.length > 1)
-    fail('introspection.endpoint', 'is required when several issuers are configured');
+  if (introspection !== undefined && introspection.endpoint === undefined && issuers.issuers.length !== 1)
+    fail('introspection.endpoint', 'is required when several issuers (or an issuer function) are configured');
 
   return Object.freeze({
-    issuers: Object.freeze(issuers),
+    ...issuers,
     audiences: Object.freeze(audiences),
     jwksUri,
     algorithms: new Set(algorithms as Algorithm[]),

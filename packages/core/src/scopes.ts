@@ -17,8 +17,12 @@
 export function parseScopes(claims: Readonly<Record<string, unknown>>): readonly string[] {
   const { scope, scp } = claims;
   if (typeof scope === 'string') {
+    // One-entry memo: a client's tokens carry the same scope string, and the list is frozen.
+    if (scope === lastScope) return lastScopes;
     const list = scope.split(' ');
-    return Object.freeze(list.includes('') ? list.filter((s) => s.length > 0) : list);
+    lastScopes = Object.freeze(list.includes('') ? list.filter((s) => s.length > 0) : list);
+    lastScope = scope;
+    return lastScopes;
   }
   if (scope === undefined && Array.isArray(scp) && scp.every((s) => typeof s === 'string')) {
     return Object.freeze(scp.filter((s: string) => s.length > 0 && !/\s/.test(s)));
@@ -28,6 +32,8 @@ export function parseScopes(claims: Readonly<Record<string, unknown>>): readonly
 
 /** Scope lists returned by {@link toScopeList}: frozen and valid. */
 const validated = new WeakSet<readonly string[]>();
+let lastScope: string | undefined;
+let lastScopes: readonly string[] = Object.freeze([]);
 
 /** How several required scopes combine. */
 export type ScopeMode = 'all' | 'any';

@@ -2,8 +2,9 @@
  * `createVerifier()`: the ordered access-token check every adapter calls.
  *
  * Order (the first failure is reported; no claim is read before the signature is verified):
- * 1. well-formed compact JWS, accepted `alg` (no fetch happens for a malformed token);
- * 2. signature, with a key from the JWKS selected by `kid` and `alg` only; then the header `typ`;
+ * 1. well-formed compact JWS, accepted `alg` (no fetch happens for a malformed token); the unverified
+ *    `iss` picks the key set of an allowed issuer (issuers.ts), or the token fails with no fetch;
+ * 2. signature, with a key from that issuer's JWKS selected by `kid` and `alg` only; then the header `typ`;
  * 3. `iss`; 4. `aud`; 5. `exp` (required) / `nbf` / `maxTokenAge`;
  *    then the RFC 9068 profile (`strict`), claim types, the `act` chain and configured claim checks;
  * 6. the sender binding for the request (sender-constraint.ts): a certificate-bound token's client
@@ -21,8 +22,6 @@ import { createAuthInfo } from './auth-info.js';
 import { findCredentials } from './bearer.js';
 import { ResultCache } from './cache.js';
 import { checkClaims, checkType } from './claims.js';
-import { DEFAULTS } from './defaults.js';
-import { discoverJwksUri } from './discovery.js';
 import { readProof } from './dpop-proof.js';
 import {
   type ErrorContext,
@@ -38,8 +37,8 @@ import { type FetchRequestOptions, isFetchRequest, toRequestLike } from './fetch
 import { andThen, type Maybe } from './internal/maybe.js';
 import { verifySignature } from './internal/platform.js';
 import { Introspector } from './introspection/introspector.js';
+import { IssuerRegistry, type IssuerState, type KeyStats } from './issuers.js';
 import type { KeyEntry } from './jwk.js';
-import { type KeySetStats, RemoteKeySet } from './jwks.js';
 import { JwsParser, type ParsedJws } from './jws.js';
 import { type ResolvedOptions, resolveOptions, type VerifierOptions } from './options.js';
 import { hasRoles, type RoleMode, toRoleList } from './roles.js';
@@ -106,8 +105,13 @@ export interface Verifier {
   warmUp(): Promise<void>;
   /** The DPoP nonce to send in a `DPoP-Nonce` header now, or `undefined` when nonces are off. */
   dpopNonce(): string | undefined;
-  /** Key-cache counters. */
-  readonly keyStats: KeySetStats;
+  /** Key-cache counters, over every issuer's key set. */
+  readonly keyStats: KeyStats;
+  /**
+   * The state held for a trusted issuer (its options, key set and, once discovered, its metadata), or
+   * `undefined` for an issuer that is not listed nor yet trusted by the `issuer` function.
+   */
+  issuerState(iss: string): IssuerState | undefined;
   /** Drop every cached result. */
   clearCache(): void;
 }
@@ -137,25 +141,20 @@ export function createVerifier(options: VerifierOptions): Verifier {
     dpop: dpop.mode === 'disabled' ? undefined : Object.freeze({ mode: dpop.mode, algs: dpop.algs }),
   });
   const dpopContext: ErrorContext = Object.freeze({ ...context, scheme: 'dpop' as const });
-  const parser = new JwsParser(resolved.algorithms, context);
   const cache =
     resolved.cache === false ? undefined : new ResultCache(resolved.cache.max, resolved.jwks.cacheMaxAge);
-  const issuer = resolved.issuers[0]!;
-  const keys = new RemoteKeySet({
-    uri: resolved.jwksUri ?? ((counted) => discoverJwksUri(issuer, counted, resolved.jwks.allowedOrigins)),
-    jwks: resolved.jwks,
-    fetch: resolved.fetch,
-    allowInsecureHttp: resolved.allowInsecureHttp,
-    context,
-    onChange: () => cache?.clear(),
-    issuer,
-    onWarning: resolved.onWarning,
-    warningInterval: DEFAULTS.warningInterval,
-  });
+  const issuers = new IssuerRegistry(resolved, context, () => cache?.clear());
+  const parser = new JwsParser(issuers.algorithms, context);
   const introspector =
     resolved.introspection === undefined
       ? undefined
-      : new Introspector({ resolved, introspection: resolved.introspection, keys, cache, context });
+      : new Introspector({
+          resolved,
+          introspection: resolved.introspection,
+          keys: resolved.issuers.length === 1 ? issuers.get(resolved.issuers[0]!)?.keys : undefined,
+          cache,
+          context,
+        });
   const binding = new SenderConstraint(dpop, resolved.mtls, { bearer: context, dpop: dpopContext });
   const tokenSources = { ...resolved.tokenSources, context };
   const acceptsDpop = binding.acceptsDpop;
@@ -173,12 +172,20 @@ export function createVerifier(options: VerifierOptions): Verifier {
 
     // 1. shape and algorithm
     const jws = parser.parse(token);
-    const { alg, kid } = jws.header;
 
-    // 2. key (sync when cached) and signature
-    const candidates = keys.select(kid, alg);
-    if (candidates !== undefined) return finish(token, jws, candidates);
-    return keys.resolve(kid, alg).then((found) => finish(token, jws, found));
+    // The unverified `iss` only picks the key set of an allowed issuer (no fetch for any other).
+    const issuer = issuers.select(jws.payload.iss);
+    if (issuer instanceof Promise) return issuer.then((state) => withKeys(token, jws, state));
+    return withKeys(token, jws, issuer);
+  }
+
+  /** 2. key (sync when cached) and signature. */
+  function withKeys(token: string, jws: ParsedJws, issuer: IssuerState): Maybe<AuthInfo> {
+    const { alg, kid } = jws.header;
+    if (!issuer.algorithms.has(alg)) throw invalid('algorithm');
+    const candidates = issuer.keys.select(kid, alg);
+    if (candidates !== undefined) return finish(token, jws, issuer, candidates);
+    return issuer.keys.resolve(kid, alg).then((found) => finish(token, jws, issuer, found));
   }
 
   /** Whether a candidate key, tried in order, verifies the signature (a promise only on WebCrypto). */
@@ -191,12 +198,19 @@ export function createVerifier(options: VerifierOptions): Verifier {
     return false;
   }
 
-  function finish(token: string, jws: ParsedJws, candidates: readonly KeyEntry[]): Maybe<AuthInfo> {
+  function finish(
+    token: string,
+    jws: ParsedJws,
+    issuer: IssuerState,
+    candidates: readonly KeyEntry[],
+  ): Maybe<AuthInfo> {
     const verified = signedByAny(jws, candidates);
-    return verified === true ? accept(token, jws) : andThen(verified, (ok) => accept(token, jws, ok));
+    return verified === true
+      ? accept(token, jws, issuer)
+      : andThen(verified, (ok) => accept(token, jws, issuer, ok));
   }
 
-  function accept(token: string, jws: ParsedJws, verified = true): AuthInfo {
+  function accept(token: string, jws: ParsedJws, issuer: IssuerState, verified = true): AuthInfo {
     const { typ } = jws.header;
     if (!verified) throw invalid('signature');
     if (typ !== lastTyp) {
@@ -207,10 +221,10 @@ export function createVerifier(options: VerifierOptions): Verifier {
 
     // 3–5 and profile checks
     const now = Date.now() / 1000;
-    const checked = checkClaims(jws.payload, resolved, now, context);
+    const checked = checkClaims(jws.payload, issuer.options, now, context);
     const info = createAuthInfo(token, jws.payload, checked);
     // Never beyond the key set's freshness: a key removed from the JWKS must stop working after cacheMaxAge.
-    cache?.set(token, info, Math.min(checked.validUntil, keys.freshUntil / 1000), now);
+    cache?.set(token, info, Math.min(checked.validUntil, issuer.keys.freshUntil / 1000), now);
     return info;
   }
 
@@ -318,15 +332,16 @@ export function createVerifier(options: VerifierOptions): Verifier {
     authenticate: authenticate as Verifier['authenticate'],
     authorize,
     warmUp: () =>
-      keys.refresh().catch((error: unknown) => {
+      issuers.warmUp().catch((error: unknown) => {
         throw error instanceof KeysUnavailableError && error.cause instanceof KeySetError
           ? error.cause
           : error;
       }),
     dpopNonce: () => binding.nonce(Date.now() / 1000),
     get keyStats() {
-      return keys.stats;
+      return issuers.stats;
     },
+    issuerState: (iss: string) => issuers.get(iss),
     clearCache: () => cache?.clear(),
   });
 }

@@ -34,6 +34,25 @@ describe('resolveAdapterOptions', () => {
     expect(resolved.verifier.options.audiences).toEqual([base.audience]);
   });
 
+  it('passes every form of the issuer option (list with overrides, function) and issuerCache through', () => {
+    const list = resolveAuthOptions({
+      ...base,
+      issuer: [base.issuer, { issuer: 'https://id2.example.com', audience: 'https://api2.example.com' }],
+      resourceMetadata: { scopesSupported: ['read'] },
+    });
+    expect(list.verifier.options.issuers).toEqual([base.issuer, 'https://id2.example.com']);
+    expect(list.metadata?.document.authorization_servers).toEqual([base.issuer, 'https://id2.example.com']);
+    const tenants = resolveAuthOptions({ ...base, issuer: () => true, issuerCache: { max: 10 } });
+    expect(tenants.verifier.options.issuerCache.max).toBe(10);
+    expect(() => resolveAuthOptions({ ...base, issuer: () => true, issuerCach: {} } as never)).toThrow(
+      'did you mean "issuerCache"',
+    );
+    // RFC 9728 metadata must then name its authorization servers itself.
+    expect(() => resolveAuthOptions({ ...base, issuer: () => true, resourceMetadata: {} })).toThrow(
+      '"resourceMetadata.authorizationServers" option must name at least one authorization server',
+    );
+  });
+
   it('normalizes the public origin (case, default port, trailing slash)', () => {
     expect(resolveAuthOptions(base).origin).toBeUndefined();
     expect(resolveAuthOptions({ ...base, origin: 'HTTPS://API.Example.com:443/' }).origin).toBe(

@@ -113,6 +113,31 @@ describe('checkClaims', () => {
     expect(r.validUntil).toBe(NOW - 400 + 600 + 5);
   });
 
+  it('E11: an iat in the future beyond the tolerance fails whenever iat is checked (maxTokenAge, strict)', () => {
+    for (const patch of [{ maxTokenAge: 600 }, { strict: true }, { strict: true, maxTokenAge: 600 }]) {
+      expect(failure(payload({ iat: NOW + 6 }), patch)).toEqual({ reason: 'not_yet_valid', claim: 'iat' });
+      expect(failure(payload({ iat: NOW + 3600 }), patch)).toEqual({ reason: 'not_yet_valid', claim: 'iat' });
+      // Within the tolerance (issuer clock slightly ahead): accepted.
+      expect(() => checkClaims(payload({ iat: NOW + 5 }), opts(patch), NOW, ctx)).not.toThrow();
+    }
+    // Not checked without maxTokenAge or strict: only its type is.
+    expect(() => checkClaims(payload({ iat: NOW + 3600 }), opts(), NOW, ctx)).not.toThrow();
+    expect(failure(payload({ iat: NOW + 6 }), { clockTolerance: 0, maxTokenAge: 600 })).toEqual({
+      reason: 'not_yet_valid',
+      claim: 'iat',
+    });
+  });
+
+  it('E12: nbf and auth_time that are not NumericDates fail; auth_time in the future beyond the tolerance fails', () => {
+    for (const value of [String(NOW), true, Number.POSITIVE_INFINITY, Number.NaN, null, {}, [NOW]]) {
+      expect(failure(payload({ nbf: value }))).toEqual({ reason: 'claim', claim: 'nbf' });
+      expect(failure(payload({ auth_time: value }))).toEqual({ reason: 'claim', claim: 'auth_time' });
+    }
+    expect(failure(payload({ auth_time: NOW + 6 }))).toEqual({ reason: 'claim', claim: 'auth_time' });
+    expect(() => checkClaims(payload({ auth_time: NOW + 5 }), opts(), NOW, ctx)).not.toThrow();
+    expect(() => checkClaims(payload({ auth_time: NOW - 86_400 }), opts(), NOW, ctx)).not.toThrow();
+  });
+
   // A43: strict requires sub, client_id, iat, jti.
   it.each(['sub', 'client_id', 'iat', 'jti'])('strict mode requires %s', (name) => {
     const p = payload();

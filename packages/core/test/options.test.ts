@@ -63,7 +63,7 @@ describe('resolveOptions', () => {
     [{ jwksUri: 'not a url' }, 'jwksUri'],
     [{ jwksUri: 'http://id.example.com/jwks' }, 'jwksUri'],
     [{ issuer: 'http://id.example.com' }, 'issuer'],
-    [{ issuer: ['https://a.test', 'https://b.test'] }, 'jwksUri'],
+    [{ issuer: ['https://a.test', 'https://b.test'] }, undefined],
     [{ maxTokenAge: 0 }, 'maxTokenAge'],
     [{ strict: 'yes' }, 'strict'],
     [{ requiredScopes: 'a b' }, undefined],

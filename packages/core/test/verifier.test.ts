@@ -210,3 +210,32 @@ describe('authenticate() with the result cache', () => {
     });
   });
 });
+
+describe('exact time checks', () => {
+  it('E11: a token issued in the future is refused whenever iat is checked, for every algorithm', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    for (const key of keys) {
+      const future = signToken(key, claims({ iat: now + 60 }));
+      for (const checked of [make({ maxTokenAge: 600 }), make({ strict: true })]) {
+        const error = await checked.verify(future).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(InvalidTokenError);
+        expect(error).toMatchObject({ status: 401, reason: 'not_yet_valid', claim: 'iat' });
+        expect((error as InvalidTokenError).headers['www-authenticate']).not.toMatch(/[\\\r\n]|iat/);
+      }
+      // Not checked otherwise, and within the tolerance accepted.
+      await expect(make().verify(future)).resolves.toBeDefined();
+      await expect(
+        make({ maxTokenAge: 600 }).verify(signToken(key, claims({ iat: now + 4 }))),
+      ).resolves.toBeDefined();
+    }
+  });
+
+  it('E12: a non-numeric nbf or auth_time is refused after the signature', async () => {
+    const verifier = make();
+    for (const patch of [{ nbf: 'soon' }, { auth_time: '1700000000' }, { auth_time: null }]) {
+      const error = await verifier.verify(signToken(keys[0]!, claims(patch))).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidTokenError);
+      expect(error).toMatchObject({ reason: 'claim', claim: Object.keys(patch)[0] });
+    }
+  });
+});

@@ -49,7 +49,8 @@ export function ecdsaToDer(signature: Uint8Array, size: number): Buffer | undefi
   const sLen = size * 2 - s + sPad;
   const body = 4 + rLen + sLen;
   const head = body < 0x80 ? 2 : 3;
-  const out = Buffer.alloc(head + body);
+  // Every byte is written below (pads included), so the pooled, unzeroed allocation is safe.
+  const out = Buffer.allocUnsafe(head + body);
   out[0] = 0x30;
   if (head === 2) out[1] = body;
   else {
@@ -59,12 +60,12 @@ export function ecdsaToDer(signature: Uint8Array, size: number): Buffer | undefi
   let at = head;
   out[at++] = 0x02;
   out[at++] = rLen;
-  at += rPad;
+  if (rPad) out[at++] = 0;
   out.set(signature.subarray(r, size), at);
   at += size - r;
   out[at++] = 0x02;
   out[at++] = sLen;
-  at += sPad;
+  if (sPad) out[at++] = 0;
   out.set(signature.subarray(s, size * 2), at);
   return out;
 }

@@ -51,7 +51,8 @@ interface Endpoint {
 export interface IntrospectorDeps {
   readonly resolved: ResolvedOptions;
   readonly introspection: ResolvedIntrospectionOptions;
-  readonly keys: RemoteKeySet;
+  /** The only issuer's key set (RFC 9701 answers); `undefined` with several issuers or a resolver. */
+  readonly keys: RemoteKeySet | undefined;
   readonly cache: ResultCache | undefined;
   readonly context: ErrorContext;
 }

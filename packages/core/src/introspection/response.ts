@@ -45,7 +45,8 @@ export class IntrospectionFailure extends Error {
 export interface JwtResponseCheck {
   readonly issuer: string;
   readonly clientId: string;
-  readonly keys: RemoteKeySet;
+  /** The issuer's key set; `undefined` when there is no single issuer (a JWT answer is then refused). */
+  readonly keys: RemoteKeySet | undefined;
   readonly algorithms: ReadonlySet<Algorithm>;
   readonly context: ErrorContext;
 }
@@ -105,9 +106,12 @@ async function verifyJwtResponse(text: string, check: JwtResponseCheck): Promise
   const bare = typ?.toLowerCase().replace(/^application\//, '');
   if (bare !== 'token-introspection+jwt')
     throw new IntrospectionFailure('the JWT introspection response has the wrong typ');
+  const { keys } = check;
+  if (keys === undefined)
+    throw new IntrospectionFailure('a JWT introspection response needs a single configured issuer');
   let candidates: Awaited<ReturnType<RemoteKeySet['resolve']>>;
   try {
-    candidates = check.keys.select(kid, alg) ?? (await check.keys.resolve(kid, alg));
+    candidates = keys.select(kid, alg) ?? (await keys.resolve(kid, alg));
   } catch (error) {
     // An outage of the key set stays what it is (503 `jwks_unavailable`); anything else is about the answer.
     if (error instanceof UnavailableError) throw error;

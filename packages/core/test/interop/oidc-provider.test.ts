@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import Provider, { errors } from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifier, InvalidTokenError, KeysUnavailableError } from '../../src/index.js';
-import { makeKey } from '../helpers/fixtures.js';
+import { claims, jwksOf, makeKey, signToken } from '../helpers/fixtures.js';
+import { startJwksServer } from '../helpers/jwks-server.js';
 
 const RESOURCE = 'https://api.test/orders';
 const CLIENT_ID = 'orders-worker';
@@ -145,5 +146,24 @@ describe('interop with node-oidc-provider', () => {
     expect(error).toBeInstanceOf(InvalidTokenError);
     expect(error).toMatchObject({ reason: 'signature' });
     await expect(verifier.verify(token)).resolves.toMatchObject({ scopes: ['read:orders', 'write:orders'] });
+  });
+
+  it("E1: beside a second issuer, each issuer's keys verify only the tokens naming it", async () => {
+    // The second issuer publishes a key under the provider's kid: only the issuer named picks the key set.
+    const other = { ...makeKey('ES256', 'second-issuer'), kid: 'op-es256' };
+    const second = await startJwksServer(jwksOf({ ...other, jwk: { ...other.jwk, kid: 'op-es256' } }));
+    try {
+      const verifier = createVerifier({ issuer: [issuer, second.issuer], audience: RESOURCE, strict: true });
+      const token = (await requestToken({ resource: RESOURCE, scope: 'read:orders' })).access_token as string;
+      await expect(verifier.verify(token)).resolves.toMatchObject({ issuer, clientId: CLIENT_ID });
+      const fromSecond = signToken(other, claims({ iss: second.issuer, aud: RESOURCE }));
+      await expect(verifier.verify(fromSecond)).resolves.toMatchObject({ issuer: second.issuer });
+      // The second issuer's key, the provider's name: checked with the provider's keys only.
+      const forged = signToken(other, claims({ iss: issuer, aud: RESOURCE }));
+      await expect(verifier.verify(forged)).rejects.toMatchObject({ reason: 'signature' });
+      expect(verifier.keyStats).toMatchObject({ keySets: 2, keys: 2 });
+    } finally {
+      await second.close();
+    }
   });
 });
