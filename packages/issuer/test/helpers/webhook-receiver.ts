@@ -11,6 +11,8 @@ export interface ReceivedDelivery {
   readonly body: string;
   /** The status it was answered with. */
   readonly status: number;
+  /** When it arrived (`Date.now()`). */
+  readonly at: number;
 }
 
 /** A running receiver. */
@@ -33,9 +35,10 @@ export async function startWebhookReceiver(
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', async () => {
+      const at = Date.now();
       count += 1;
       const status = await respond(count);
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status, at });
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'not now');
     });
   });
@@ -60,4 +63,22 @@ export async function startWebhookReceiver(
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Read `read()` until `ok` holds for it (the receiver sees a delivery before the issuer has recorded
+ * its outcome); resolves to that value, rejects after `timeout` ms with the last one.
+ */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+  timeout = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`not reached after ${timeout} ms: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
