@@ -312,6 +312,8 @@ export const DEFAULTS = Object.freeze({
     claimMargin: 30_000,
     /** Seconds a signature's timestamp may differ from the receiver's clock (5 min), for `verifyWebhookSignature`. */
     tolerance: 300,
+    /** Seconds delivered and failed deliveries stay listed before the maintenance purge deletes them (30 days). */
+    retention: 2_592_000,
     /** Longest `lastError` recorded for a failed attempt, in characters. */
     maxErrorLength: 200,
     /**

@@ -364,6 +364,8 @@ export interface WebhookOutcome {
   readonly error: string | null;
   /** When to try again (epoch milliseconds), for `pending`. */
   readonly retryAtMs?: number | undefined;
+  /** Attempts to record instead of the claimed count (an attempt cut short by a shutdown does not count). */
+  readonly attempts?: number | undefined;
 }
 
 /**
@@ -398,6 +400,8 @@ export interface WebhookStore {
    * when the claim expired and the row is no longer this claim's.
    */
   settle(delivery: WebhookDeliveryRecord, outcome: WebhookOutcome, now: number): Promise<boolean>;
+  /** Delete delivered and failed deliveries created before `before`. Resolves to how many were deleted. */
+  purgeSettled(before: number): Promise<number>;
 }
 
 /** Result of {@link Store.migrate}. */

@@ -5,7 +5,8 @@
  * the outcome: delivered on a 2xx answer; otherwise retried after `retryDelay` × 2^(attempts − 1)
  * (at most `maxRetryDelay`), and given up after `maxAttempts`. Redirects are not followed (a 3xx is a
  * failure). Since the queue is in the database, a restart loses nothing: a pending delivery is picked
- * up by whichever process looks next. Logs name the event and endpoint ids, never the URL (it may
+ * up by whichever process looks next; attempts under way when the issuer closes are cut short and
+ * handed back to the queue, due at once (without counting against `maxAttempts`). Logs name the event and endpoint ids, never the URL (it may
  * carry credentials) or the secret.
  *
  * @module
@@ -34,7 +35,7 @@ export type DispatcherTiming = Pick<
  * ```
  */
 export interface WebhookDispatcher {
-  /** Stop looking at the queue; resolves once the attempts under way are settled. */
+  /** Stop looking at the queue, cut the attempts under way short; resolves once they are handed back. */
   close(): Promise<void>;
 }
 
@@ -79,6 +80,7 @@ export function startWebhookDispatcher(deps: {
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
+  const closing = new AbortController();
 
   const post = async (
     delivery: WebhookDeliveryRecord,
@@ -98,7 +100,7 @@ export function startWebhookDispatcher(deps: {
       const res = await fetch(url, {
         method: 'POST',
         redirect: 'manual',
-        signal: AbortSignal.timeout(timing.timeout),
+        signal: AbortSignal.any([AbortSignal.timeout(timing.timeout), closing.signal]),
         headers: {
           'content-type': 'application/json',
           'user-agent': 'Gatehouse-Webhooks/1',
@@ -112,6 +114,15 @@ export function startWebhookDispatcher(deps: {
       if (res.ok) return { status: 'delivered', httpStatus: res.status, error: null };
       return failed(`HTTP ${res.status}`, res.status);
     } catch (err) {
+      // Cut short by close(): back to the queue, due now, this attempt not counted.
+      if (closing.signal.aborted)
+        return {
+          status: 'pending',
+          httpStatus: null,
+          error: 'issuer stopped',
+          retryAtMs: Date.now(),
+          attempts: delivery.attempts - 1,
+        };
       return failed(describe(err, timing.timeout).slice(0, DEFAULTS.webhooks.maxErrorLength), null);
     }
   };
@@ -168,6 +179,7 @@ export function startWebhookDispatcher(deps: {
     async close() {
       closed = true;
       clearTimeout(timer);
+      closing.abort();
       await running;
     },
   };

@@ -188,4 +188,16 @@ describe.each(DRIVERS)('%s', (driver) => {
     // Only the remaining subscriber gets it (and the event queued before the deletion).
     expect((await drain(store)).map((d) => d.endpointId)).toEqual(['whk_retry', 'whk_retry']);
   });
+
+  it('the purge deletes settled deliveries created before the cutoff and keeps pending ones', async () => {
+    const all = async () =>
+      (await store.webhooks.listDeliveries('whk_retry', { page: 1, pageSize: 100 })).items;
+    const before = await all();
+    expect(before.map((d) => d.status).sort()).toEqual(['failed', 'pending', 'pending']);
+    expect(await store.webhooks.purgeSettled(now)).toBe(0);
+    // Every settled delivery of the earlier tests (delivered and failed), of every endpoint.
+    expect(await store.webhooks.purgeSettled(now + 1)).toBeGreaterThan(60);
+    expect((await all()).map((d) => d.status)).toEqual(['pending', 'pending']);
+    expect(await store.webhooks.purgeSettled(now + 1)).toBe(0);
+  });
 });

@@ -139,7 +139,7 @@ export function webhookStore(db: Executor): WebhookStore {
     settle: async (delivery: WebhookDeliveryRecord, outcome, now) =>
       (await db.run(
         `UPDATE webhook_deliveries SET status = ?, last_status = ?, last_error = ?, last_attempt_at = ?,
-           delivered_at = ?, next_attempt_ms = ?, claimed_until_ms = 0
+           delivered_at = ?, next_attempt_ms = ?, attempts = ?, claimed_until_ms = 0
          WHERE event_id = ? AND endpoint_id = ? AND claimed_until_ms = ?`,
         [
           outcome.status,
@@ -148,10 +148,13 @@ export function webhookStore(db: Executor): WebhookStore {
           now,
           outcome.status === 'delivered' ? now : null,
           outcome.retryAtMs ?? delivery.nextAttemptMs,
+          outcome.attempts ?? delivery.attempts,
           delivery.eventId,
           delivery.endpointId,
           delivery.claimedUntilMs,
         ],
       )) > 0,
+    purgeSettled: (before) =>
+      db.run(`DELETE FROM webhook_deliveries WHERE status <> 'pending' AND created_at < ?`, [before]),
   };
 }
