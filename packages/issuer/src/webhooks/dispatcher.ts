@@ -19,10 +19,16 @@ import type { SecretBox } from './secret-box.js';
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from './signature.js';
 
 /** The timing of the loop (`DEFAULTS.webhooks` unless given). */
-export type DispatcherTiming = Pick<
-  typeof DEFAULTS.webhooks,
-  'timeout' | 'maxAttempts' | 'retryDelay' | 'maxRetryDelay' | 'pollInterval' | 'batchSize' | 'claimMargin'
->;
+export type DispatcherTiming = {
+  readonly [K in
+    | 'timeout'
+    | 'maxAttempts'
+    | 'retryDelay'
+    | 'maxRetryDelay'
+    | 'pollInterval'
+    | 'batchSize'
+    | 'claimMargin']: number;
+};
 
 /**
  * A running delivery loop.
