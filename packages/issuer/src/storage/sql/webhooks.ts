@@ -96,11 +96,14 @@ const page = async <T>(
  */
 export function webhookStore(db: Executor): WebhookStore {
   const skipLocked = db.dialect.name === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
-  const claim = `UPDATE webhook_deliveries SET claimed_until_ms = ?, attempts = attempts + 1
-    WHERE (event_id, endpoint_id) IN (
+  // The due rows are picked once (a materialized CTE): a subquery re-run per row would lock rows it
+  // then does not claim, and other processes would skip them.
+  const claim = `WITH due AS MATERIALIZED (
       SELECT event_id, endpoint_id FROM webhook_deliveries
       WHERE status = 'pending' AND next_attempt_ms <= ? AND claimed_until_ms <= ?
       ORDER BY next_attempt_ms LIMIT ? ${skipLocked})
+    UPDATE webhook_deliveries SET claimed_until_ms = ?, attempts = attempts + 1
+    WHERE (event_id, endpoint_id) IN (SELECT event_id, endpoint_id FROM due)
     AND status = 'pending' AND claimed_until_ms <= ?
     RETURNING *`;
   return {
@@ -135,7 +138,7 @@ export function webhookStore(db: Executor): WebhookStore {
         toWebhookDelivery,
       ),
     claimDue: async (nowMs, claimUntilMs, limit) =>
-      (await db.many(claim, [claimUntilMs, nowMs, nowMs, limit, nowMs])).map(toWebhookDelivery),
+      (await db.many(claim, [nowMs, nowMs, limit, claimUntilMs, nowMs])).map(toWebhookDelivery),
     settle: async (delivery: WebhookDeliveryRecord, outcome, now) =>
       (await db.run(
         `UPDATE webhook_deliveries SET status = ?, last_status = ?, last_error = ?, last_attempt_at = ?,
