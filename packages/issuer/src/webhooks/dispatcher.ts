@@ -88,20 +88,27 @@ export function startWebhookDispatcher(deps: {
   let running: Promise<void> | undefined;
   const closing = new AbortController();
 
+  /** A failed attempt: retried after the backoff, or given up after `maxAttempts`. */
+  const failure = (
+    delivery: WebhookDeliveryRecord,
+    error: string,
+    httpStatus: number | null,
+  ): WebhookOutcome =>
+    delivery.attempts >= timing.maxAttempts
+      ? { status: 'failed', httpStatus, error }
+      : {
+          status: 'pending',
+          httpStatus,
+          error,
+          retryAtMs: Date.now() + retryDelay(delivery.attempts, timing),
+        };
+
   const post = async (
     delivery: WebhookDeliveryRecord,
     url: string,
     secret: string,
   ): Promise<WebhookOutcome> => {
-    const failed = (error: string, httpStatus: number | null): WebhookOutcome =>
-      delivery.attempts >= timing.maxAttempts
-        ? { status: 'failed', httpStatus, error }
-        : {
-            status: 'pending',
-            httpStatus,
-            error,
-            retryAtMs: Date.now() + retryDelay(delivery.attempts, timing),
-          };
+    const failed = (error: string, httpStatus: number | null) => failure(delivery, error, httpStatus);
     try {
       const res = await fetch(url, {
         method: 'POST',
@@ -139,7 +146,13 @@ export function startWebhookDispatcher(deps: {
       // A deleted endpoint takes its deliveries with it (foreign-key cascade): nothing to settle then.
       const endpoint = await store.webhooks.getEndpoint(delivery.endpointId);
       if (endpoint === undefined) return;
-      const outcome = await post(delivery, endpoint.url, await box.open(endpoint.secret, endpoint.id));
+      // A secret sealed under another database's key (a restored backup without its settings) cannot
+      // sign: a failed attempt like any other, so the delivery is eventually given up, not retried forever.
+      const secret = await box.open(endpoint.secret, endpoint.id).catch(() => undefined);
+      const outcome =
+        secret === undefined
+          ? failure(delivery, 'the signing secret cannot be opened with this database key', null)
+          : await post(delivery, endpoint.url, secret);
       const settled = await store.webhooks.settle(delivery, outcome, epoch());
       const fields = { event: `webhook_${outcome.status}`, ...ids, httpStatus: outcome.httpStatus, settled };
       if (outcome.status === 'delivered') log.info(fields, 'webhook delivered');

@@ -39,8 +39,15 @@ describe.each(DRIVERS)('%s', (driver) => {
     for (const step of cleanup.splice(0).reverse()) await step();
   });
 
+  /** Another database (its own webhook key). */
+  async function foreignStore(): Promise<Store> {
+    const other = await openTestStore(driver);
+    cleanup.push(() => other.close());
+    return other;
+  }
+
   /** A store with one endpoint at a receiver answering with `handler`, one queued event, and the loop running. */
-  async function setUp(handler: Parameters<typeof createServer>[1]) {
+  async function setUp(handler: Parameters<typeof createServer>[1], options: { foreignKey?: boolean } = {}) {
     const server: Server = createServer(handler);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     cleanup.push(
@@ -60,7 +67,10 @@ describe.each(DRIVERS)('%s', (driver) => {
         url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
         description: '',
         events: ['impersonation.ended'],
-        secret: await box.seal('whsec_loop', 'whk_test'),
+        secret: await (options.foreignKey ? createSecretBox(await foreignStore()) : box).seal(
+          'whsec_loop',
+          'whk_test',
+        ),
       },
       now,
     );
@@ -142,5 +152,22 @@ describe.each(DRIVERS)('%s', (driver) => {
       claimedUntilMs: 0,
     });
     expect(handedBack.nextAttemptMs).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('a secret sealed under another database key is a failed attempt, given up after maxAttempts', async () => {
+    let requests = 0;
+    const { delivery } = await setUp(
+      (_req, res) => {
+        requests += 1;
+        res.writeHead(204).end();
+      },
+      { foreignKey: true },
+    );
+    const failed = await eventually(delivery, (d) => d.status === 'failed', 10_000);
+    expect(failed).toMatchObject({
+      attempts: 3,
+      lastError: 'the signing secret cannot be opened with this database key',
+    });
+    expect(requests).toBe(0);
   });
 });
