@@ -4,7 +4,7 @@ import { library } from '../../tsup.preset.js';
 // `node:` specifiers stay as written (node:sqlite has no bare name).
 export default defineConfig([
   library({
-    entry: { index: 'src/index.ts' },
+    entry: { index: 'src/index.ts', webhooks: 'src/webhooks/signature.ts' },
     removeNodeProtocol: false,
     // import.meta.url (where the built console is, see src/console/assets.ts) in the CommonJS build.
     shims: true,

@@ -112,4 +112,13 @@ export { openSqliteStore, type SqliteStoreOptions } from './storage/drivers/sqli
 export type { DatabaseFileWarning } from './storage/drivers/sqlite-files.js';
 export { describeDatabase, type OpenStoreOptions, openStore } from './storage/open.js';
 export type * from './storage/store.js';
-export { APPLICATION_TYPES, AUDIT_EVENT_TYPES, ROLE_TYPES } from './storage/store.js';
+export { APPLICATION_TYPES, AUDIT_EVENT_TYPES, ROLE_TYPES, WEBHOOK_EVENT_TYPES } from './storage/store.js';
+export { emit, type WebhookEmission } from './webhooks/emit.js';
+export {
+  signWebhook,
+  verifyWebhookSignature,
+  WEBHOOK_SIGNATURE_HEADER,
+  type WebhookEvent,
+  WebhookSignatureError,
+  type WebhookSignatureReason,
+} from './webhooks/signature.js';

@@ -1,6 +1,7 @@
 /**
  * Maintenance timers: every `maintenance.purgeInterval` milliseconds, expired oidc-provider payloads,
- * failure counters and subject tokens past `subjectTokens.retention` are deleted. Expired rows are
+ * failure counters, subject tokens past `subjectTokens.retention` and settled webhook deliveries past
+ * `webhooks.retention` are deleted. Expired rows are
  * never served either way; the purge only bounds the tables. Failures are logged and retried on the
  * next tick.
  *
@@ -29,6 +30,7 @@ export function startMaintenance(store: Store, log: Logger): () => void {
     // Expired subject tokens are kept a while so a late replay is still explained ("expired", not "unknown").
     store.subjectTokens.purgeExpired(epoch() - DEFAULTS.subjectTokens.retention).catch(failed);
     store.failures.purgeExpired(epoch()).catch(failed);
+    store.webhooks.purgeSettled(epoch() - DEFAULTS.webhooks.retention).catch(failed);
   }, DEFAULTS.maintenance.purgeInterval);
   timer.unref();
   return () => clearInterval(timer);

@@ -27,6 +27,8 @@ import { seed } from './seed.js';
 import { createServing } from './serving.js';
 import { openConfiguredStore, prepare } from './startup.js';
 import type { Store } from './storage/store.js';
+import { startWebhookDispatcher } from './webhooks/dispatcher.js';
+import { createSecretBox } from './webhooks/secret-box.js';
 
 export type { Issuer } from './issuer.js';
 
@@ -131,6 +133,7 @@ async function assemble(
     management,
   });
   const stopMaintenance = startMaintenance(store, log);
+  const webhooks = startWebhookDispatcher({ store, log, box: createSecretBox(store) });
 
   const servers = createServing(handler, config, log);
   let closed = false;
@@ -157,6 +160,7 @@ async function assemble(
       stopMaintenance();
       keys.close();
       await servers.close();
+      await webhooks.close();
       await protection.close();
       await claims?.runner.close();
       if (ownsStore) await store.close();

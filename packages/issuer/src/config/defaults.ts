@@ -313,6 +313,36 @@ export const DEFAULTS = Object.freeze({
     /** Largest `customData` document of a user or application, serialized, in bytes. */
     maxCustomDataBytes: 4_096,
   }),
+  webhooks: Object.freeze({
+    /** Milliseconds one delivery attempt may take (connect, send, answer) before it counts as failed (10 s). */
+    timeout: 10_000,
+    /** Attempts per delivery before it is given up (`failed`): the first and 15 retries, over about 4 hours. */
+    maxAttempts: 16,
+    /** Milliseconds before the first retry; each further retry waits twice as long as the one before. */
+    retryDelay: 1_000,
+    /** Longest wait between two attempts, in milliseconds (1 hour). */
+    maxRetryDelay: 3_600_000,
+    /** Milliseconds between two looks at the queue by each issuer process. */
+    pollInterval: 500,
+    /** Most deliveries one process claims per look (they are sent concurrently). */
+    batchSize: 10,
+    /**
+     * Milliseconds a claim outlives the attempt's `timeout` (30 s): the process that claimed a delivery
+     * settles it long before another one may take it over (only when the first died mid-attempt).
+     */
+    claimMargin: 30_000,
+    /** Seconds a signature's timestamp may differ from the receiver's clock (5 min), for `verifyWebhookSignature`. */
+    tolerance: 300,
+    /** Seconds delivered and failed deliveries stay listed before the maintenance purge deletes them (30 days). */
+    retention: 2_592_000,
+    /** Longest `lastError` recorded for a failed attempt, in characters. */
+    maxErrorLength: 200,
+    /**
+     * Setting (in the store's `settings`) holding the key that seals every endpoint's signing secret
+     * (32 random bytes generated on first use, shared by every instance on the database).
+     */
+    secretKeySetting: 'webhooks.secret_key',
+  }),
   responses: Object.freeze({
     /**
      * `Cache-Control: public, max-age` of the discovery document, in seconds (5 min). It changes only

@@ -18,6 +18,7 @@ export const ID_PREFIXES = Object.freeze({
   subjectToken: 'stk_',
   personalAccessToken: 'pat_',
   auditEvent: 'evt_',
+  webhookEndpoint: 'whk_',
 });
 
 /** A new random id for an entity type. */

@@ -17,6 +17,7 @@ import { roleRoutes } from './roles.js';
 import { createManagementRouter, type ManagementDeps, type RouteDef } from './router.js';
 import { subjectTokenRoutes } from './subject-tokens.js';
 import { userRoutes } from './users.js';
+import { webhookRoutes } from './webhooks.js';
 
 /**
  * What {@link createManagementApi} needs: the handlers' dependencies (schemas and clock are its own)
@@ -58,6 +59,7 @@ export function createManagementApi(
     ...personalAccessTokenRoutes(deps),
     ...subjectTokenRoutes(deps),
     ...auditRoutes(deps),
+    ...webhookRoutes(deps),
   ];
   let openapi: unknown;
   return createManagementRouter({

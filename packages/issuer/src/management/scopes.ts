@@ -35,4 +35,6 @@ export const MANAGEMENT_SCOPES: ReadonlyArray<{ readonly name: string; readonly 
     { name: 'keys:write', description: 'Rotate signing keys' },
     { name: 'subject-tokens:create', description: 'Mint subject tokens for impersonation (token exchange)' },
     { name: 'audit:read', description: 'Read the audit trail of impersonation and personal access tokens' },
+    { name: 'webhooks:read', description: 'Read webhook endpoints and their deliveries' },
+    { name: 'webhooks:write', description: 'Register and delete webhook endpoints' },
   ]);

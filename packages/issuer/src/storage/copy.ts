@@ -40,6 +40,9 @@ export const COPIED_TABLES: ReadonlyArray<{ readonly name: string; readonly orde
   { name: 'audit_events', order: 'insertion' },
   { name: 'oidc_payloads', order: 'model, id' },
   { name: 'failure_counters', order: 'key' },
+  { name: 'webhook_endpoints', order: 'id' },
+  { name: 'webhook_subscriptions', order: 'event_type, endpoint_id' },
+  { name: 'webhook_deliveries', order: 'event_id, endpoint_id' },
 ]);
 
 /**

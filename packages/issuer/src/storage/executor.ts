@@ -111,6 +111,7 @@ export const UNIQUE_CONSTRAINTS: readonly UniqueConstraint[] = Object.freeze([
   { table: 'personal_access_tokens', columns: ['token_hash'], field: 'personal_access_token.value' },
   { table: 'personal_access_tokens', columns: ['user_id', 'name'], field: 'personal_access_token.name' },
   { table: 'audit_events', columns: ['id'], field: 'audit_event.id', primary: true },
+  { table: 'webhook_endpoints', columns: ['id'], field: 'webhook_endpoint.id', primary: true },
 ] as const satisfies readonly UniqueConstraint[]);
 
 /**

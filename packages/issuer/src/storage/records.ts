@@ -280,6 +280,7 @@ export const AUDIT_EVENT_TYPES = Object.freeze([
   'token_exchange.failed',
   'personal_access_token.created',
   'personal_access_token.revoked',
+  'impersonation.ended',
   'sign_in.failed',
   'sign_in.locked',
 ] as const);

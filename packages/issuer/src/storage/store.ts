@@ -41,9 +41,17 @@ import type {
   UserPatch,
   UserRecord,
 } from './records.js';
+import type {
+  NewWebhookEndpoint,
+  WebhookDeliveryRecord,
+  WebhookDeliveryStatus,
+  WebhookEndpointRecord,
+} from './webhook-records.js';
 
 export type * from './records.js';
 export { APPLICATION_TYPES, AUDIT_EVENT_TYPES, ROLE_TYPES } from './records.js';
+export type * from './webhook-records.js';
+export { isWebhookEventType, WEBHOOK_EVENT_TYPES } from './webhook-records.js';
 
 /**
  * What every entity store (users, applications, resources, roles) has: create, get by id, list a page
@@ -348,6 +356,56 @@ export interface TokenRequestStore {
   read(query: TokenRequestQuery): Promise<TokenRequestRecords>;
 }
 
+/**
+ * How one delivery attempt ended: `delivered`, `pending` again (retried at `retryAtMs`) or `failed`
+ * for good; the receiver's HTTP status if it answered, and why it failed (never a secret).
+ */
+export interface WebhookOutcome {
+  readonly status: WebhookDeliveryStatus;
+  readonly httpStatus: number | null;
+  readonly error: string | null;
+  /** When to try again (epoch milliseconds), for `pending`. */
+  readonly retryAtMs?: number | undefined;
+  /** Attempts to record instead of the claimed count (an attempt cut short by a shutdown does not count). */
+  readonly attempts?: number | undefined;
+}
+
+/**
+ * Webhook endpoints and their delivery queue. Deliveries are queued by {@link AuditEventStore.record}
+ * and the store methods that record an event with a change, in the same statement or transaction.
+ *
+ * @example
+ * ```ts
+ * for (const delivery of await store.webhooks.claimDue(Date.now(), Date.now() + 30_000, 10)) {
+ *   await store.webhooks.settle(delivery, { status: 'delivered', httpStatus: 204, error: null }, now);
+ * }
+ * ```
+ */
+export interface WebhookStore {
+  /** Store the endpoint and its subscriptions (one per event type) in one transaction. */
+  createEndpoint(endpoint: NewWebhookEndpoint, now: number): Promise<WebhookEndpointRecord>;
+  getEndpoint(id: string): Promise<WebhookEndpointRecord | undefined>;
+  /** A page of endpoints, oldest first. */
+  listEndpoints(page: PageRequest): Promise<Page<WebhookEndpointRecord>>;
+  /** Delete the endpoint with its subscriptions and deliveries; resolves to whether it existed. */
+  deleteEndpoint(id: string): Promise<boolean>;
+  /** A page of an endpoint's deliveries, newest first. */
+  listDeliveries(endpointId: string, page: PageRequest): Promise<Page<WebhookDeliveryRecord>>;
+  /**
+   * Claim up to `limit` pending deliveries due at `nowMs` that no process holds, atomically, until
+   * `claimUntilMs`, counting one attempt each: a delivery is claimed by exactly one caller, on every
+   * process of the database.
+   */
+  claimDue(nowMs: number, claimUntilMs: number, limit: number): Promise<WebhookDeliveryRecord[]>;
+  /**
+   * Record the outcome of a claimed delivery and release it; resolves to `false` (nothing written)
+   * when the claim expired and the row is no longer this claim's.
+   */
+  settle(delivery: WebhookDeliveryRecord, outcome: WebhookOutcome, now: number): Promise<boolean>;
+  /** Delete delivered and failed deliveries created before `before`. Resolves to how many were deleted. */
+  purgeSettled(before: number): Promise<number>;
+}
+
 /** Result of {@link Store.migrate}. */
 export interface MigrationResult {
   /** Versions applied by this call, oldest first. */
@@ -400,4 +458,5 @@ export interface Store {
   readonly auditEvents: AuditEventStore;
   readonly failures: FailureCounterStore;
   readonly tokenRequests: TokenRequestStore;
+  readonly webhooks: WebhookStore;
 }

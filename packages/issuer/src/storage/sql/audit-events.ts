@@ -2,13 +2,15 @@
  * The audit trail: recording an event, listing events newest first, and recording an event together
  * with the change it describes (a consumed subject token, a used personal access token) in one
  * statement on PostgreSQL (`WITH changed AS (UPDATE … RETURNING *) INSERT …`), or one transaction on
- * SQLite, so the event exists exactly when the change happened.
+ * SQLite, so the event exists exactly when the change happened. An event webhooks can subscribe to
+ * queues its deliveries in that same statement or transaction (`webhooks.ts`).
  *
  * @module
  */
 import type { Executor } from '../executor.js';
 import { json, num, type Row, toAuditEvent } from '../rows.js';
 import type { AuditEventStore, NewAuditEvent } from '../store.js';
+import { queueDeliveries } from './webhooks.js';
 
 /** Columns of an event and their types (the casts let PostgreSQL type the `SELECT`'s parameters). */
 const EVENT_COLUMNS = [
@@ -37,6 +39,14 @@ const eventParams = (event: NewAuditEvent, now: number): unknown[] => [
   json(event.details ?? {}),
 ];
 
+/** Record the event (`values`) and queue its deliveries, in transaction `tx` (SQLite). */
+async function recordIn(tx: Executor, event: NewAuditEvent, values: readonly unknown[], now: number) {
+  const row = await tx.one(`${INSERT_EVENT} RETURNING *`, values);
+  const queued = queueDeliveries(event, now);
+  if (queued !== undefined) await tx.run(queued.sql, queued.params);
+  return row!;
+}
+
 /**
  * Run `change` (a statement ending in `RETURNING *`) and, when it returned a row, record `event` in
  * the same statement (PostgreSQL) or transaction (SQLite). Resolves to the changed row.
@@ -56,14 +66,16 @@ export async function changeWithEvent(
   if (event === undefined) return db.one(change, params);
   const values = eventParams(event, now);
   if (db.dialect.writableCte) {
+    const queued = queueDeliveries(event, now, ' AND EXISTS (SELECT 1 FROM changed)');
     return db.one(
-      `WITH changed AS (${change}), recorded AS (${INSERT_EVENT} FROM changed) SELECT * FROM changed`,
-      [...params, ...values],
+      `WITH changed AS (${change}), recorded AS (${INSERT_EVENT} FROM changed)${queued ? `, queued AS (${queued.sql})` : ''}
+       SELECT * FROM changed`,
+      [...params, ...values, ...(queued?.params ?? [])],
     );
   }
   return db.transaction(async (tx) => {
     const row = await tx.one(change, params);
-    if (row !== undefined) await tx.run(INSERT_EVENT, values);
+    if (row !== undefined) await recordIn(tx, event, values, now);
     return row;
   });
 }
@@ -79,8 +91,18 @@ export async function changeWithEvent(
  */
 export function auditEventStore(db: Executor): AuditEventStore {
   return {
-    record: async (event, now) =>
-      toAuditEvent((await db.one(`${INSERT_EVENT} RETURNING *`, eventParams(event, now)))!),
+    record: async (event, now) => {
+      const values = eventParams(event, now);
+      const queued = queueDeliveries(event, now);
+      if (queued === undefined) return toAuditEvent((await db.one(`${INSERT_EVENT} RETURNING *`, values))!);
+      if (!db.dialect.writableCte)
+        return toAuditEvent(await db.transaction((tx) => recordIn(tx, event, values, now)));
+      const row = await db.one(
+        `WITH recorded AS (${INSERT_EVENT} RETURNING *), queued AS (${queued.sql}) SELECT * FROM recorded`,
+        [...values, ...queued.params],
+      );
+      return toAuditEvent(row!);
+    },
     list: async (filter, page) => {
       const conditions: string[] = [];
       const params: unknown[] = [];

@@ -19,6 +19,7 @@ import { type KeyChanges, signingKeyStore } from './signing-keys.js';
 import { subjectTokenStore } from './subject-tokens.js';
 import { tokenRequestStore } from './token-requests.js';
 import { userStore } from './users.js';
+import { webhookStore } from './webhooks.js';
 
 /**
  * What a driver adds to the SQL store.
@@ -82,6 +83,7 @@ export function createSqlStore(db: Executor, parts: DriverParts): Store {
     auditEvents: auditEventStore(db),
     failures: failureCounterStore(db),
     tokenRequests: tokenRequestStore(db),
+    webhooks: webhookStore(db),
   };
   EXECUTORS.set(store, db);
   return store;

@@ -1,0 +1,244 @@
+/**
+ * `/api/webhooks`: endpoints that receive every impersonation event (`WEBHOOK_EVENT_TYPES`) as signed
+ * JSON POSTs, and the record of their deliveries. The signing secret (`whsec_` + 256 random bits) is
+ * shown once at creation and stored sealed (`webhooks/secret-box.ts`); it is never listed. A URL must
+ * be `https:`, or `http:` on a loopback host (development), without credentials or a fragment
+ * (catalogue B94).
+ *
+ * @module
+ */
+import { z } from 'zod';
+import { NotFoundError } from '../errors.js';
+import { newId } from '../internal/ids.js';
+import { generateToken } from '../internal/secrets.js';
+import {
+  WEBHOOK_EVENT_TYPES,
+  type WebhookDeliveryRecord,
+  type WebhookEndpointRecord,
+} from '../storage/store.js';
+import { createSecretBox } from '../webhooks/secret-box.js';
+import {
+  description,
+  id,
+  isoTime,
+  NO_NUL,
+  noNul,
+  page,
+  pageQuery,
+  type SharedSchemas,
+} from './primitives.js';
+import { defineRoute, found, iso, isoOrNull, type ManagementDeps, type RouteDef } from './router.js';
+
+/** Prefix of webhook signing secrets. */
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+
+const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
+
+/**
+ * Whether `value` may receive webhooks: an absolute `https:` URL, or `http:` on a loopback host
+ * (`localhost`, `127.0.0.0/8`, `[::1]`), without credentials or a fragment.
+ *
+ * @example
+ * ```ts
+ * isWebhookUrl('https://hooks.example.com/gatehouse'); // true
+ * isWebhookUrl('http://hooks.example.com/gatehouse'); // false
+ * isWebhookUrl('http://127.0.0.1:8080/hook'); // true
+ * ```
+ */
+export function isWebhookUrl(value: string): boolean {
+  const url = URL.parse(value);
+  if (url === null || url.hash !== '' || value.includes('#') || url.username !== '' || url.password !== '')
+    return false;
+  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname));
+}
+
+/** API view of an endpoint: never its secret. */
+export function presentWebhook(endpoint: WebhookEndpointRecord) {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    description: endpoint.description,
+    events: [...endpoint.events],
+    createdAt: iso(endpoint.createdAt),
+  };
+}
+
+/** API view of a delivery. */
+export function presentDelivery(delivery: WebhookDeliveryRecord) {
+  return {
+    eventId: delivery.eventId,
+    eventType: delivery.eventType,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    lastStatus: delivery.lastStatus,
+    lastError: delivery.lastError,
+    createdAt: iso(delivery.createdAt),
+    lastAttemptAt: isoOrNull(delivery.lastAttemptAt),
+    nextAttemptAt: delivery.status === 'pending' ? new Date(delivery.nextAttemptMs).toISOString() : null,
+    deliveredAt: isoOrNull(delivery.deliveredAt),
+    event: JSON.parse(delivery.payload) as Record<string, unknown>,
+  };
+}
+
+/**
+ * The request and response schemas of `/api/webhooks`.
+ *
+ * @example
+ * ```ts
+ * const schemas = buildWebhookSchemas(buildSharedSchemas());
+ * ```
+ */
+export function buildWebhookSchemas(shared: SharedSchemas) {
+  const { requests, responses } = shared;
+  const webhook = z
+    .object({
+      id,
+      url: z.string(),
+      description: z.string(),
+      events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+      createdAt: isoTime,
+    })
+    .register(responses, { id: 'Webhook' });
+  const delivery = z
+    .object({
+      eventId: z.string(),
+      eventType: z.enum(WEBHOOK_EVENT_TYPES),
+      status: z.enum(['pending', 'delivered', 'failed']),
+      attempts: z.number().int(),
+      lastStatus: z.number().int().nullable().meta({ description: 'HTTP status of the last answer' }),
+      lastError: z.string().nullable().meta({ description: 'Why the last attempt failed' }),
+      createdAt: isoTime,
+      lastAttemptAt: isoTime.nullable(),
+      nextAttemptAt: isoTime.nullable().meta({ description: 'When the next attempt is due (pending only)' }),
+      deliveredAt: isoTime.nullable(),
+      event: z.record(z.string(), z.unknown()).meta({ description: 'The JSON body sent' }),
+    })
+    .register(responses, { id: 'WebhookDelivery' });
+  return {
+    ...shared,
+    webhook,
+    webhookPage: page(webhook, 'WebhookPage', shared),
+    webhookWithSecret: webhook
+      .extend({
+        secret: z.string().meta({
+          description: 'The signing secret (HMAC-SHA256 key), shown once; the issuer keeps it sealed',
+        }),
+      })
+      .register(responses, { id: 'WebhookWithSecret' }),
+    deliveryPage: page(delivery, 'WebhookDeliveryPage', shared),
+    createWebhook: z
+      .strictObject({
+        url: z
+          .string()
+          .max(2_048)
+          .refine(noNul, NO_NUL)
+          .refine(
+            isWebhookUrl,
+            'must be an https URL (http only on a loopback host: localhost, 127.0.0.0/8, [::1]) without credentials or a fragment',
+          ),
+        events: z
+          .array(z.enum(WEBHOOK_EVENT_TYPES))
+          .min(1)
+          .max(WEBHOOK_EVENT_TYPES.length)
+          .optional()
+          .meta({ description: 'Event types to receive; default: every one' }),
+        description: description.optional(),
+      })
+      .register(requests, { id: 'CreateWebhook' }),
+  };
+}
+
+/** The webhook routes. */
+export function webhookRoutes(deps: ManagementDeps): RouteDef[] {
+  const { store } = deps;
+  const schemas = buildWebhookSchemas(deps.schemas);
+  const box = createSecretBox(store);
+  const tag = 'Webhooks';
+  const load = async (id: string) => found(await store.webhooks.getEndpoint(id), 'Webhook');
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/webhooks',
+      summary: 'List webhook endpoints (never their secrets)',
+      tag,
+      scopes: ['webhooks:read', 'webhooks:write'],
+      query: pageQuery,
+      success: { status: 200, schema: schemas.webhookPage, description: 'A page of endpoints, oldest first' },
+      handler: async ({ query }) => {
+        const result = await store.webhooks.listEndpoints(query);
+        return { status: 200, body: { ...result, items: result.items.map(presentWebhook) } };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/webhooks',
+      summary: 'Register a webhook endpoint',
+      tag,
+      scopes: ['webhooks:write'],
+      body: schemas.createWebhook,
+      success: {
+        status: 201,
+        schema: schemas.webhookWithSecret,
+        description: 'The endpoint; its signing secret is shown only now',
+      },
+      handler: async ({ body }) => {
+        const endpointId = newId('webhookEndpoint');
+        const secret = generateToken(WEBHOOK_SECRET_PREFIX);
+        const endpoint = await store.webhooks.createEndpoint(
+          {
+            id: endpointId,
+            url: body.url,
+            description: body.description ?? '',
+            events: [...new Set(body.events ?? WEBHOOK_EVENT_TYPES)],
+            secret: await box.seal(secret, endpointId),
+          },
+          deps.now(),
+        );
+        return {
+          status: 201,
+          body: { ...presentWebhook(endpoint), secret },
+          headers: { location: `${deps.config.managementAudience}/webhooks/${endpoint.id}` },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/webhooks/{id}',
+      summary: 'Get a webhook endpoint',
+      tag,
+      scopes: ['webhooks:read', 'webhooks:write'],
+      success: { status: 200, schema: schemas.webhook, description: 'The endpoint' },
+      handler: async ({ params }) => ({ status: 200, body: presentWebhook(await load(params.id!)) }),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/webhooks/{id}',
+      summary: 'Delete a webhook endpoint and its deliveries',
+      tag,
+      scopes: ['webhooks:write'],
+      success: { status: 204, description: 'Deleted' },
+      handler: async ({ params }) => {
+        if (!(await store.webhooks.deleteEndpoint(params.id!))) throw new NotFoundError('Webhook not found');
+        return { status: 204 };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/webhooks/{id}/deliveries',
+      summary: "List a webhook endpoint's deliveries",
+      tag,
+      scopes: ['webhooks:read', 'webhooks:write'],
+      query: pageQuery,
+      success: {
+        status: 200,
+        schema: schemas.deliveryPage,
+        description: 'A page of deliveries, newest first (status, attempts, last error)',
+      },
+      handler: async ({ params, query }) => {
+        const endpoint = await load(params.id!);
+        const result = await store.webhooks.listDeliveries(endpoint.id, query);
+        return { status: 200, body: { ...result, items: result.items.map(presentDelivery) } };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,126 @@
+/**
+ * Records of the webhook tables (migration 0007) and their row mappers: endpoints (with their
+ * subscribed event types and encrypted signing secret) and deliveries (one per event and endpoint).
+ * Times are epoch seconds, except the queue's own clock (`nextAttemptMs`, `claimedUntilMs`), which is
+ * epoch milliseconds so retries can be shorter than a second apart.
+ *
+ * @module
+ */
+import { num, numOrNull, parse, type Row, strOrNull } from './rows.js';
+
+/**
+ * The event types a webhook endpoint can subscribe to: every impersonation event of the audit trail.
+ *
+ * @example
+ * ```ts
+ * import { WEBHOOK_EVENT_TYPES } from '@gatehouse/issuer';
+ * WEBHOOK_EVENT_TYPES.includes('token_exchange.failed'); // true
+ * ```
+ */
+export const WEBHOOK_EVENT_TYPES = Object.freeze([
+  'subject_token.created',
+  'token_exchange.succeeded',
+  'token_exchange.failed',
+  'impersonation.ended',
+  'personal_access_token.created',
+  'personal_access_token.revoked',
+] as const);
+/** One of {@link WEBHOOK_EVENT_TYPES}. */
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** Whether `type` is one of {@link WEBHOOK_EVENT_TYPES}. */
+export const isWebhookEventType = (type: string): type is WebhookEventType =>
+  (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
+
+/** A registered webhook endpoint. `secret` is the sealed signing secret (never shown after creation). */
+export interface WebhookEndpointRecord {
+  readonly id: string;
+  readonly url: string;
+  readonly description: string;
+  readonly events: readonly WebhookEventType[];
+  /** The signing secret as stored: sealed with the issuer's webhook key (`webhooks/secret-box.ts`). */
+  readonly secret: string;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** What creating an endpoint stores. */
+export interface NewWebhookEndpoint {
+  readonly id: string;
+  readonly url: string;
+  readonly description: string;
+  readonly events: readonly WebhookEventType[];
+  readonly secret: string;
+}
+
+/** Where a delivery stands: waiting (first attempt or a retry), delivered, or given up. */
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One event queued for one endpoint, and how its delivery went. */
+export interface WebhookDeliveryRecord {
+  readonly eventId: string;
+  readonly endpointId: string;
+  readonly eventType: WebhookEventType;
+  /** The JSON body sent (the event; never a token, secret or PAT value). */
+  readonly payload: string;
+  readonly status: WebhookDeliveryStatus;
+  /** Attempts started so far. */
+  readonly attempts: number;
+  /** When the next attempt is due (epoch milliseconds). */
+  readonly nextAttemptMs: number;
+  /** Until when an issuer process holds the delivery (epoch milliseconds; 0 when none does). */
+  readonly claimedUntilMs: number;
+  /** HTTP status of the last answer, if the receiver answered. */
+  readonly lastStatus: number | null;
+  /** Why the last attempt failed (`HTTP 500`, `timeout after 10000 ms` …). */
+  readonly lastError: string | null;
+  readonly createdAt: number;
+  readonly lastAttemptAt: number | null;
+  readonly deliveredAt: number | null;
+}
+
+/**
+ * The row of an endpoint as its record.
+ *
+ * @example
+ * ```ts
+ * toWebhookEndpoint(row).events; // ['token_exchange.failed']
+ * ```
+ */
+export function toWebhookEndpoint(row: Row): WebhookEndpointRecord {
+  return {
+    id: String(row.id),
+    url: String(row.url),
+    description: String(row.description),
+    events: parse<WebhookEventType[]>(row.events),
+    secret: String(row.secret),
+    createdAt: num(row.created_at),
+    updatedAt: num(row.updated_at),
+  };
+}
+
+/**
+ * The row of a delivery as its record.
+ *
+ * @example
+ * ```ts
+ * toWebhookDelivery(row).status; // 'pending'
+ * ```
+ */
+export function toWebhookDelivery(row: Row): WebhookDeliveryRecord {
+  return {
+    eventId: String(row.event_id),
+    endpointId: String(row.endpoint_id),
+    eventType: String(row.event_type) as WebhookEventType,
+    payload: String(row.payload),
+    status: String(row.status) as WebhookDeliveryStatus,
+    attempts: num(row.attempts),
+    nextAttemptMs: num(row.next_attempt_ms),
+    claimedUntilMs: num(row.claimed_until_ms),
+    lastStatus: numOrNull(row.last_status),
+    lastError: strOrNull(row.last_error),
+    createdAt: num(row.created_at),
+    lastAttemptAt: numOrNull(row.last_attempt_at),
+    deliveredAt: numOrNull(row.delivered_at),
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * `/api/webhooks`: the signing secret shown once and stored sealed, never listed (B96); URL rules
+ * (B94: https, http only on loopback, no credentials or fragment) and unknown events refused with
+ * 400 `invalid_request`; scopes; delete; the deliveries listing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DRIVERS } from '../helpers/drivers.js';
+import { adminToken, api, managementToken, startIssuer, type TestIssuer } from '../helpers/issuer.js';
+
+describe.each(DRIVERS)('%s', (driver) => {
+  let t: TestIssuer;
+  let admin: string;
+
+  beforeAll(async () => {
+    t = await startIssuer(driver);
+    admin = await adminToken(t);
+  });
+  afterAll(() => t.close());
+
+  describe('webhook endpoints', () => {
+    it('create → 201 with the secret once; stored sealed; listed and read without it (B96)', async () => {
+      const res = await api(t, admin, 'POST', '/webhooks', {
+        url: 'https://hooks.example.com/gatehouse',
+        events: ['token_exchange.failed', 'impersonation.ended', 'token_exchange.failed'],
+        description: 'SIEM',
+      });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({
+        url: 'https://hooks.example.com/gatehouse',
+        description: 'SIEM',
+        events: ['token_exchange.failed', 'impersonation.ended'],
+      });
+      expect(res.body.id).toMatch(/^whk_/);
+      expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+      expect(res.headers.get('location')).toBe(`${t.baseUrl}/api/webhooks/${res.body.id}`);
+
+      const stored = await t.issuer.store.webhooks.getEndpoint(res.body.id);
+      expect(stored!.secret).toMatch(/^v1\./);
+      expect(stored!.secret).not.toContain(res.body.secret.slice(6));
+
+      const read = await api(t, admin, 'GET', `/webhooks/${res.body.id}`);
+      expect(read.status).toBe(200);
+      expect(Object.keys(read.body).sort()).toEqual(['createdAt', 'description', 'events', 'id', 'url']);
+      const list = await api(t, admin, 'GET', '/webhooks');
+      expect(list.status).toBe(200);
+      expect(list.body.items.map((item: { id: string }) => item.id)).toContain(res.body.id);
+      expect(JSON.stringify(list.body)).not.toContain(res.body.secret);
+    });
+
+    it('events default to every webhook event type', async () => {
+      const res = await api(t, admin, 'POST', '/webhooks', { url: 'https://hooks.example.com/all' });
+      expect(res.status).toBe(201);
+      expect(res.body.events).toEqual([
+        'subject_token.created',
+        'token_exchange.succeeded',
+        'token_exchange.failed',
+        'impersonation.ended',
+        'personal_access_token.created',
+        'personal_access_token.revoked',
+      ]);
+      expect(res.body.description).toBe('');
+    });
+
+    it('B94: http is allowed only on a loopback host', async () => {
+      for (const url of ['http://127.0.0.1:9/hook', 'http://localhost:8080/hook', 'http://[::1]:8080/hook']) {
+        const res = await api(t, admin, 'POST', '/webhooks', { url });
+        expect(res.status, url).toBe(201);
+      }
+    });
+
+    it('B94: a bad URL → 400 invalid_request naming body.url, never echoing it', async () => {
+      for (const url of [
+        'http://hooks.example.com/gatehouse',
+        'http://10.0.0.5/hook',
+        'ftp://hooks.example.com/x',
+        'javascript:alert(1)',
+        'https://user:pass@hooks.example.com/x',
+        'https://hooks.example.com/x#frag',
+        'hooks.example.com/x',
+        `https://hooks.example.com/${'a'.repeat(2_100)}`,
+      ]) {
+        const res = await api(t, admin, 'POST', '/webhooks', { url });
+        expect(res.status, url).toBe(400);
+        expect(res.body.code).toBe('invalid_request');
+        expect(res.body.issues.map((issue: { path: string }) => issue.path)).toEqual(['body.url']);
+        expect(JSON.stringify(res.body)).not.toContain('pass@');
+      }
+    });
+
+    it('an unknown event type, an empty list or an unknown field → 400 invalid_request', async () => {
+      const unknown = await api(t, admin, 'POST', '/webhooks', {
+        url: 'https://hooks.example.com/x',
+        events: ['token_exchange.failed', 'sign_in.failed'],
+      });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body).toMatchObject({ code: 'invalid_request', issues: [{ path: 'body.events.1' }] });
+      const empty = await api(t, admin, 'POST', '/webhooks', {
+        url: 'https://hooks.example.com/x',
+        events: [],
+      });
+      expect(empty.status).toBe(400);
+      expect(empty.body.issues[0].path).toBe('body.events');
+      const extra = await api(t, admin, 'POST', '/webhooks', {
+        url: 'https://hooks.example.com/x',
+        secret: 'mine',
+      });
+      expect(extra.status).toBe(400);
+      expect(extra.body.code).toBe('invalid_request');
+      const missing = await api(t, admin, 'POST', '/webhooks', {});
+      expect(missing.status).toBe(400);
+      expect(missing.body.issues[0].path).toBe('body.url');
+    });
+
+    it('delete → 204, then 404; the deliveries of an unknown endpoint → 404', async () => {
+      const created = await api(t, admin, 'POST', '/webhooks', { url: 'https://hooks.example.com/gone' });
+      expect((await api(t, admin, 'DELETE', `/webhooks/${created.body.id}`)).status).toBe(204);
+      expect(await t.issuer.store.webhooks.getEndpoint(created.body.id)).toBeUndefined();
+      const again = await api(t, admin, 'DELETE', `/webhooks/${created.body.id}`);
+      expect(again.status).toBe(404);
+      expect(again.body.code).toBe('not_found');
+      expect((await api(t, admin, 'GET', `/webhooks/${created.body.id}`)).status).toBe(404);
+      expect((await api(t, admin, 'GET', `/webhooks/${created.body.id}/deliveries`)).status).toBe(404);
+    });
+
+    it('webhooks:read lists but cannot register; webhooks:write can; others cannot read', async () => {
+      const reader = await managementToken(t, ['webhooks:read']);
+      expect((await api(t, reader, 'GET', '/webhooks')).status).toBe(200);
+      const refused = await api(t, reader, 'POST', '/webhooks', { url: 'https://hooks.example.com/r' });
+      expect(refused.status).toBe(403);
+      const writer = await managementToken(t, ['webhooks:write']);
+      expect((await api(t, writer, 'POST', '/webhooks', { url: 'https://hooks.example.com/w' })).status).toBe(
+        201,
+      );
+      const auditor = await managementToken(t, ['audit:read']);
+      expect((await api(t, auditor, 'GET', '/webhooks')).status).toBe(403);
+    });
+  });
+});
