@@ -29,6 +29,7 @@ export function startMaintenance(store: Store, log: Logger): () => void {
     // Expired subject tokens are kept a while so a late replay is still explained ("expired", not "unknown").
     store.subjectTokens.purgeExpired(epoch() - DEFAULTS.subjectTokens.retention).catch(failed);
     store.failures.purgeExpired(epoch()).catch(failed);
+    store.impersonationTokens.purgeExpired(epoch()).catch(failed);
   }, DEFAULTS.maintenance.purgeInterval);
   timer.unref();
   return () => clearInterval(timer);

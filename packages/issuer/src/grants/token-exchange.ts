@@ -48,6 +48,8 @@ import {
   usePersonalAccessToken,
 } from './exchange-subject.js';
 import { limiterKey } from './failure-limiter.js';
+import { checkActorRequired, impersonationTokenTtl } from './impersonation-policy.js';
+import { useRecorded } from './impersonation-tokens.js';
 import { readTokenRequest, type TokenRequestRead } from './token-request.js';
 import { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES } from './token-types.js';
 import type { GrantContext, GrantModule } from './types.js';
@@ -194,6 +196,10 @@ async function prepare(
   const resource = await resolveResource(context, required(params, 'resource'), read);
   attempt.details.resource = resource.indicator;
   attempt.details.subjectTokenType = subjectType;
+  checkActorRequired(read.records.application, {
+    impersonation: subjectType === TOKEN_TYPES.accessToken,
+    hasActor: params.actor_token !== undefined,
+  });
   const dPoP = await tokenRequestProof(ctx);
   if (dPoP === undefined && ctx.oidc.client!.dpopBoundAccessTokens === true)
     throw new TokenExchangeError('dpop_required', 'DPoP proof JWT not provided');
@@ -288,7 +294,10 @@ async function exchange(ctx: KoaContextWithOIDC, context: GrantContext, attempt:
     const resourceServer = new provider.ResourceServer(resource.indicator, {
       audience: resource.indicator,
       scope: available.join(' '),
-      accessTokenTTL: resource.accessTokenTtl,
+      accessTokenTTL:
+        subjectToken === undefined
+          ? resource.accessTokenTtl
+          : impersonationTokenTtl(read.records.application, resource),
       accessTokenFormat: 'jwt',
     });
     const token = new provider.AccessToken({
@@ -330,7 +339,11 @@ async function exchange(ctx: KoaContextWithOIDC, context: GrantContext, attempt:
       tokenType: minted.token.tokenType,
     },
   });
-  await subject.use(event);
+  await useRecorded(context.store, subject, event, minted.value, {
+    applicationId: client.clientId,
+    act,
+    now: read.query.now,
+  });
   audited.add(ctx);
   context.audit.stored(event);
   ctx.body = {

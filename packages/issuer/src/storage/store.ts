@@ -16,8 +16,12 @@ import type {
   ApplicationRecord,
   AuditEventFilter,
   AuditEventRecord,
+  EndedImpersonations,
+  ImpersonationSelector,
+  ImpersonationTokenRecord,
   NewApplication,
   NewAuditEvent,
+  NewImpersonationToken,
   NewPersonalAccessToken,
   NewResource,
   NewRole,
@@ -206,6 +210,8 @@ export interface SubjectTokenStore {
   consume(tokenHash: string, now: number, event?: NewAuditEvent): Promise<SubjectTokenRecord | undefined>;
   /** The token with this digest, consumed or expired included (to explain a refusal). */
   findByHash(tokenHash: string): Promise<SubjectTokenRecord | undefined>;
+  /** The token with this id, consumed or expired included. */
+  get(id: string): Promise<SubjectTokenRecord | undefined>;
   /** Delete tokens that expired before `before`. Resolves to how many were deleted. */
   purgeExpired(before: number): Promise<number>;
 }
@@ -231,6 +237,34 @@ export interface PersonalAccessTokenStore {
    * same statement (or transaction) if it does.
    */
   touch(id: string, now: number, event?: NewAuditEvent): Promise<boolean>;
+}
+
+/**
+ * The access tokens subject tokens were exchanged for (impersonations), by digest.
+ *
+ * @example
+ * ```ts
+ * const live = await store.impersonationTokens.findActive(hashSecret(jwt), now);
+ * ```
+ */
+export interface ImpersonationTokenStore {
+  record(token: NewImpersonationToken, now: number): Promise<void>;
+  /** Forget a token that was never handed out (its exchange lost the race for the subject token). */
+  forget(jti: string): Promise<void>;
+  /** The token with this digest unless ended or expired at `now`. */
+  findActive(tokenHash: string, now: number): Promise<ImpersonationTokenRecord | undefined>;
+  /**
+   * End the selected impersonations, in one transaction: their unexpired tokens are ended and their
+   * unredeemed subject tokens consumed. `event` (given what changed) is recorded in the same
+   * transaction; `undefined` records none.
+   */
+  end(
+    selector: ImpersonationSelector,
+    now: number,
+    event: (ended: EndedImpersonations) => NewAuditEvent | undefined,
+  ): Promise<EndedImpersonations>;
+  /** Delete tokens that expired before `before`. Resolves to how many were deleted. */
+  purgeExpired(before: number): Promise<number>;
 }
 
 /** The audit trail of impersonation. */
@@ -394,6 +428,7 @@ export interface Store {
   readonly settings: SettingStore;
   readonly payloads: PayloadStore;
   readonly subjectTokens: SubjectTokenStore;
+  readonly impersonationTokens: ImpersonationTokenStore;
   readonly personalAccessTokens: PersonalAccessTokenStore;
   readonly auditEvents: AuditEventStore;
   readonly failures: FailureCounterStore;

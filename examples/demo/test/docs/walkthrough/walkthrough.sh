@@ -129,7 +129,7 @@ curl -s -u "$CONSOLE:$CONSOLE_SECRET" \
   http://localhost:3001/oidc/token > exchanged.json
 ACCESS_TOKEN=$(jq -r .access_token exchanged.json)
 check "the answer" "$(jq -c '[.issued_token_type, .token_type, .expires_in, .scope, has("refresh_token")]' exchanged.json)" \
-  '["urn:ietf:params:oauth:token-type:access_token","Bearer",3600,"read:orders",false]'
+  '["urn:ietf:params:oauth:token-type:access_token","Bearer",300,"read:orders",false]'
 check "the token: alice, acted for by sam, with the custom claims" \
   "$(claims "$ACCESS_TOKEN" | jq -c '[.sub, .act, .aud, .scope, .tenant, .support_ticket]')" \
   "[\"$ALICE\",{\"sub\":\"$ENGINEER\"},\"https://orders.example.com\",\"read:orders\",\"acme\",\"SUP-1234\"]"

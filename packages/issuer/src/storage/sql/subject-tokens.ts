@@ -33,6 +33,7 @@ export function subjectTokenStore(db: Executor): SubjectTokenStore {
       return row && toSubjectToken(row);
     },
     findByHash: (tokenHash) => tokens.find('token_hash = ?', [tokenHash]),
+    get: (id) => tokens.get(id),
     purgeExpired: (before) => db.run('DELETE FROM subject_tokens WHERE expires_at < ?', [before]),
     create: (token, now) => tokens.insert(newSubjectTokenColumns(token), now),
   };
