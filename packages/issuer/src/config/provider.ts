@@ -24,11 +24,13 @@ import type { CustomClaims } from '../customize/claims.js';
 import { installDpop } from '../dpop.js';
 import { CustomClaimsError } from '../errors.js';
 import { getExchangeState } from '../grants/exchange-state.js';
+import { installImpersonationIntrospection, mayIntrospect } from '../grants/impersonation-introspection.js';
 import { defaultResource, resourceServerInfo } from '../grants/resources.js';
 import { GRANT_NOT_ALLOWED, TOKEN_EXCHANGE_GRANT_TYPE } from '../grants/token-exchange.js';
 import { findApplication } from '../grants/token-request.js';
 import { PAGE_HEADERS } from '../interactions/views/layout.js';
 import { renderError, renderLoggedOut, renderLogout } from '../interactions/views/message.js';
+import { epoch } from '../internal/ids.js';
 import { verifySecret } from '../internal/secrets.js';
 import type { KeySet } from '../keys.js';
 import { createAdapter } from '../storage/adapter.js';
@@ -169,8 +171,7 @@ export function buildConfiguration(deps: ProviderDeps): Configuration {
       },
       introspection: {
         enabled: true,
-        allowedPolicy: async (_ctx, client, token) =>
-          client.clientAuthMethod !== 'none' || token.clientId === client.clientId,
+        allowedPolicy: async (_ctx, client, token) => mayIntrospect(client, token.clientId),
       },
       revocation: {
         enabled: true,
@@ -267,6 +268,7 @@ export function createProvider(deps: ProviderDeps): Provider {
   provider.proxy = deps.config.trustProxy;
   pinPublicOrigin(provider, deps.config.baseUrl);
   installDpop(provider, deps.store);
+  installImpersonationIntrospection(provider, deps.store, epoch);
   // Secrets are stored as SHA-256 digests: compare the digest of the presented secret (catalogue B49, B50).
   provider.Client.prototype.compareClientSecret = async function compareClientSecret(
     this: { clientSecret?: string },

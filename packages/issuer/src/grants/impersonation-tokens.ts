@@ -1,21 +1,20 @@
 /**
  * The record of each access token a subject token is exchanged for: oidc-provider signs those JWTs
  * without storing them, so the issuer keeps, per token, its SHA-256 digest, the subject token, the
- * user and the actor. Introspection finds a JWT by its digest (an unknown, ended or expired one is
- * `active: false`), and `POST /api/impersonations/end` ends tokens by subject token or by actor.
+ * user and the actor. Introspection finds a JWT by its digest (`impersonation-introspection.ts`),
+ * and `POST /api/impersonations/end` ends tokens by subject token or by actor.
  *
- * The token is recorded before the subject token is consumed: an end that runs between the two ends
- * it, or burns the subject token first (the exchange is then refused); either way no token an
- * administrator ended stays active. When the consume loses the race, the record is forgotten.
+ * The token is recorded by the statement that consumes its subject token (and records the success
+ * event), so an exchange stays two round trips on PostgreSQL, and a token exists in the record
+ * exactly when its exchange won. Ending by subject token first consumes the subject token, which
+ * waits for an exchange in flight, then ends the tokens: none slips through.
  *
  * @module
  */
-import type { AdapterPayload } from 'oidc-provider';
 import { hashSecret } from '../internal/secrets.js';
-import type { NewAuditEvent, NewImpersonationToken, Store } from '../storage/store.js';
+import type { NewAuditEvent, NewImpersonationToken } from '../storage/store.js';
 import type { ActClaim } from './exchange-state.js';
 import type { Subject } from './exchange-subject.js';
-import { looksLikeJwt } from './token-types.js';
 
 /** The claims of a JWT this issuer just signed (read, not verified: it never left the process). */
 function claimsOf(jwt: string): Record<string, unknown> {
@@ -68,47 +67,20 @@ export function impersonationRecord(
 }
 
 /**
- * `subject.use(event)` for the exchange that signed `jwt`: for a subject token, the token is recorded
- * first (and forgotten again when the consume loses the race); a PAT's use is only recorded.
+ * `subject.use(event)` for the exchange that signed `jwt`: a subject token is consumed together with
+ * the record of the token (one statement on PostgreSQL); a PAT's use is only recorded.
  *
  * @example
  * ```ts
- * await useRecorded(store, subject, successEvent, minted.value, { applicationId: client.clientId, act, now });
+ * await useRecorded(subject, successEvent, minted.value, { applicationId: client.clientId, act });
  * ```
  */
-export async function useRecorded(
-  store: Store,
+export function useRecorded(
   subject: Subject,
   event: NewAuditEvent,
   jwt: string,
-  facts: { readonly applicationId: string; readonly act: ActClaim | undefined; readonly now: number },
+  facts: { readonly applicationId: string; readonly act: ActClaim | undefined },
 ): Promise<void> {
   if (subject.subjectToken === undefined) return subject.use(event);
-  const record = impersonationRecord(jwt, { ...facts, subjectTokenId: subject.subjectToken.id });
-  await store.impersonationTokens.record(record, facts.now);
-  try {
-    await subject.use(event);
-  } catch (err) {
-    await store.impersonationTokens.forget(record.jti);
-    throw err;
-  }
-}
-
-/**
- * The adapter payload of the impersonation token `value`, unless it is unknown, ended or expired at
- * `now` (what introspection of a JWT access token reads).
- *
- * @example
- * ```ts
- * if (model === 'AccessToken' && looksLikeJwt(id)) return findImpersonationPayload(store, id, epoch());
- * ```
- */
-export async function findImpersonationPayload(
-  store: Store,
-  value: string,
-  now: number,
-): Promise<AdapterPayload | undefined> {
-  if (!looksLikeJwt(value)) return undefined;
-  const found = await store.impersonationTokens.findActive(hashSecret(value), now);
-  return found === undefined ? undefined : ({ ...found.payload } as AdapterPayload);
+  return subject.use(event, impersonationRecord(jwt, { ...facts, subjectTokenId: subject.subjectToken.id }));
 }

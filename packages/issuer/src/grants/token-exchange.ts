@@ -339,11 +339,7 @@ async function exchange(ctx: KoaContextWithOIDC, context: GrantContext, attempt:
       tokenType: minted.token.tokenType,
     },
   });
-  await useRecorded(context.store, subject, event, minted.value, {
-    applicationId: client.clientId,
-    act,
-    now: read.query.now,
-  });
+  await useRecorded(subject, event, minted.value, { applicationId: client.clientId, act });
   audited.add(ctx);
   context.audit.stored(event);
   ctx.body = {

@@ -9,7 +9,6 @@
  * @module
  */
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
-import { findImpersonationPayload } from '../grants/impersonation-tokens.js';
 import { epoch } from '../internal/ids.js';
 import type { Store, StoredPayload } from './store.js';
 
@@ -52,9 +51,6 @@ export function createAdapter(store: Store, findClient: ClientLookup): new (mode
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.model === 'Client') return findClient(id);
-      // JWT access tokens are not stored by oidc-provider; impersonation tokens are, by digest.
-      if (this.model === 'AccessToken' && id.includes('.'))
-        return findImpersonationPayload(store, id, epoch());
       return withConsumed(await payloads.find(this.model, id, epoch()));
     }
 

@@ -205,9 +205,15 @@ export interface SubjectTokenStore {
    * Consume the token with this digest, atomically: one conditional update (`… WHERE consumed_at IS
    * NULL AND expires_at > now`). Resolves to the record for exactly one caller, and to `undefined`
    * when the token is unknown, expired or already consumed. `event`, when given, is recorded in the
-   * same statement (or transaction) if and only if this call consumed the token.
+   * same statement (or transaction) if and only if this call consumed the token, and so is
+   * `issued`, the access token it was exchanged for (see {@link ImpersonationTokenStore}).
    */
-  consume(tokenHash: string, now: number, event?: NewAuditEvent): Promise<SubjectTokenRecord | undefined>;
+  consume(
+    tokenHash: string,
+    now: number,
+    event?: NewAuditEvent,
+    issued?: NewImpersonationToken,
+  ): Promise<SubjectTokenRecord | undefined>;
   /** The token with this digest, consumed or expired included (to explain a refusal). */
   findByHash(tokenHash: string): Promise<SubjectTokenRecord | undefined>;
   /** The token with this id, consumed or expired included. */
@@ -240,7 +246,8 @@ export interface PersonalAccessTokenStore {
 }
 
 /**
- * The access tokens subject tokens were exchanged for (impersonations), by digest.
+ * The access tokens subject tokens were exchanged for (impersonations), by digest; each is
+ * recorded by `subjectTokens.consume`, together with the consumption.
  *
  * @example
  * ```ts
@@ -248,9 +255,7 @@ export interface PersonalAccessTokenStore {
  * ```
  */
 export interface ImpersonationTokenStore {
-  record(token: NewImpersonationToken, now: number): Promise<void>;
-  /** Forget a token that was never handed out (its exchange lost the race for the subject token). */
-  forget(jti: string): Promise<void>;
+  // Recorded by `subjectTokens.consume`, in the statement that consumes its subject token.
   /** The token with this digest unless ended or expired at `now`. */
   findActive(tokenHash: string, now: number): Promise<ImpersonationTokenRecord | undefined>;
   /**

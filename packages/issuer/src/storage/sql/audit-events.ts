@@ -38,8 +38,23 @@ const eventParams = (event: NewAuditEvent, now: number): unknown[] => [
 ];
 
 /**
+ * A further `INSERT … SELECT …` (no `FROM`) that belongs with a change: run with it, only when the
+ * change returned a row.
+ *
+ * @example
+ * ```ts
+ * const also: AlsoInsert = { sql: 'INSERT INTO t (a) SELECT CAST(? AS TEXT)', params: ['x'] };
+ * ```
+ */
+export interface AlsoInsert {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
+/**
  * Run `change` (a statement ending in `RETURNING *`) and, when it returned a row, record `event` in
- * the same statement (PostgreSQL) or transaction (SQLite). Resolves to the changed row.
+ * the same statement (PostgreSQL) or transaction (SQLite), and run `also` there too. Resolves to the
+ * changed row.
  *
  * @example
  * ```ts
@@ -52,18 +67,21 @@ export async function changeWithEvent(
   params: readonly unknown[],
   event: NewAuditEvent | undefined,
   now: number,
+  also?: AlsoInsert,
 ): Promise<Row | undefined> {
   if (event === undefined) return db.one(change, params);
   const values = eventParams(event, now);
   if (db.dialect.writableCte) {
+    const extra = also === undefined ? '' : `, also AS (${also.sql} FROM changed)`;
     return db.one(
-      `WITH changed AS (${change}), recorded AS (${INSERT_EVENT} FROM changed) SELECT * FROM changed`,
-      [...params, ...values],
+      `WITH changed AS (${change}), recorded AS (${INSERT_EVENT} FROM changed)${extra} SELECT * FROM changed`,
+      [...params, ...values, ...(also?.params ?? [])],
     );
   }
   return db.transaction(async (tx) => {
     const row = await tx.one(change, params);
     if (row !== undefined) await tx.run(INSERT_EVENT, values);
+    if (row !== undefined && also !== undefined) await tx.run(also.sql, also.params);
     return row;
   });
 }

@@ -7,8 +7,13 @@
  */
 import type { Executor } from '../executor.js';
 import { json, num, numOrNull, parse, type Row, strOrNull } from '../rows.js';
-import type { ImpersonationSelector, ImpersonationTokenRecord, ImpersonationTokenStore } from '../store.js';
-import { auditEventStore } from './audit-events.js';
+import type {
+  ImpersonationSelector,
+  ImpersonationTokenRecord,
+  ImpersonationTokenStore,
+  NewImpersonationToken,
+} from '../store.js';
+import { type AlsoInsert, auditEventStore } from './audit-events.js';
 
 const toImpersonationToken = (row: Row): ImpersonationTokenRecord => ({
   jti: String(row.jti),
@@ -22,6 +27,46 @@ const toImpersonationToken = (row: Row): ImpersonationTokenRecord => ({
   expiresAt: num(row.expires_at),
   endedAt: numOrNull(row.ended_at),
 });
+
+/** Columns of a recorded token and their types (the casts let PostgreSQL type the `SELECT`'s parameters). */
+const TOKEN_COLUMNS = [
+  ['jti', 'TEXT'],
+  ['token_hash', 'TEXT'],
+  ['subject_token_id', 'TEXT'],
+  ['user_id', 'TEXT'],
+  ['actor_id', 'TEXT'],
+  ['application_id', 'TEXT'],
+  ['payload', 'TEXT'],
+  ['created_at', 'BIGINT'],
+  ['expires_at', 'BIGINT'],
+] as const;
+
+/**
+ * The `INSERT … SELECT …` of an issued impersonation token, for `changeWithEvent` (it runs with the
+ * consumption of the subject token, `FROM` the consumed row on PostgreSQL).
+ *
+ * @example
+ * ```ts
+ * await changeWithEvent(db, CONSUME, params, event, now, insertImpersonationToken(issued, now));
+ * ```
+ */
+export function insertImpersonationToken(token: NewImpersonationToken, now: number): AlsoInsert {
+  return {
+    sql: `INSERT INTO impersonation_tokens (${TOKEN_COLUMNS.map(([column]) => column).join(', ')})
+      SELECT ${TOKEN_COLUMNS.map(([, type]) => `CAST(? AS ${type})`).join(', ')}`,
+    params: [
+      token.jti,
+      token.tokenHash,
+      token.subjectTokenId,
+      token.userId,
+      token.actorId,
+      token.applicationId,
+      json(token.payload),
+      now,
+      token.expiresAt,
+    ],
+  };
+}
 
 /** The condition (on `impersonation_tokens`, on `subject_tokens`) and value a selector stands for. */
 function selection(selector: ImpersonationSelector): { tokens: string; subjects: string; value: string } {
@@ -41,26 +86,6 @@ function selection(selector: ImpersonationSelector): { tokens: string; subjects:
  */
 export function impersonationTokenStore(db: Executor): ImpersonationTokenStore {
   return {
-    record: async (token, now) => {
-      await db.run(
-        `INSERT INTO impersonation_tokens (jti, token_hash, subject_token_id, user_id, actor_id,
-           application_id, payload, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          token.jti,
-          token.tokenHash,
-          token.subjectTokenId,
-          token.userId,
-          token.actorId,
-          token.applicationId,
-          json(token.payload),
-          now,
-          token.expiresAt,
-        ],
-      );
-    },
-    forget: async (jti) => {
-      await db.run('DELETE FROM impersonation_tokens WHERE jti = ?', [jti]);
-    },
     findActive: async (tokenHash, now) => {
       const row = await db.one(
         'SELECT * FROM impersonation_tokens WHERE token_hash = ? AND ended_at IS NULL AND expires_at > ?',
@@ -71,27 +96,28 @@ export function impersonationTokenStore(db: Executor): ImpersonationTokenStore {
     end: (selector, now, event) =>
       db.transaction(async (tx) => {
         const { tokens, subjects, value } = selection(selector);
-        const ended = {
-          tokens: (
-            await tx.many(
-              `UPDATE impersonation_tokens SET ended_at = ?
-                 WHERE ${tokens} AND ended_at IS NULL AND expires_at > ?
-                 RETURNING jti, user_id, subject_token_id`,
-              [now, value, now],
-            )
-          ).map((row) => ({
-            jti: String(row.jti),
-            userId: String(row.user_id),
-            subjectTokenId: String(row.subject_token_id),
-          })),
-          subjectTokens: (
-            await tx.many(
-              `UPDATE subject_tokens SET consumed_at = ?
-                 WHERE ${subjects} AND consumed_at IS NULL AND expires_at > ? RETURNING id, user_id`,
-              [now, value, now],
-            )
-          ).map((row) => ({ id: String(row.id), userId: String(row.user_id) })),
-        };
+        // Subject tokens first: on PostgreSQL this waits for an exchange consuming one of them to
+        // commit, so the token statement that follows sees the token it recorded.
+        const subjectTokens = (
+          await tx.many(
+            `UPDATE subject_tokens SET consumed_at = ?
+               WHERE ${subjects} AND consumed_at IS NULL AND expires_at > ? RETURNING id, user_id`,
+            [now, value, now],
+          )
+        ).map((row) => ({ id: String(row.id), userId: String(row.user_id) }));
+        const tokensEnded = (
+          await tx.many(
+            `UPDATE impersonation_tokens SET ended_at = ?
+               WHERE ${tokens} AND ended_at IS NULL AND expires_at > ?
+               RETURNING jti, user_id, subject_token_id`,
+            [now, value, now],
+          )
+        ).map((row) => ({
+          jti: String(row.jti),
+          userId: String(row.user_id),
+          subjectTokenId: String(row.subject_token_id),
+        }));
+        const ended = { tokens: tokensEnded, subjectTokens };
         const recorded = event(ended);
         if (recorded !== undefined) await auditEventStore(tx).record(recorded, now);
         return ended;
