@@ -3,7 +3,7 @@
  * subject token (catalogue B91) or everything an actor does as others (B92). The issuer's own
  * introspection endpoint, called with openid-client, is the judge: ended tokens are `active: false`
  * at once (on every instance, on PostgreSQL), other tokens of the same users stay active, and the
- * audit trail names who ended it.
+ * audit trail names who ended it; an end racing an exchange never leaves a live token (B93).
  */
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -172,6 +172,32 @@ describe.each(DRIVERS)('%s', (driver) => {
       details: { endedBy: { clientId: t.admin.clientId } },
     });
     expect([...events.body.items[0].details.users].sort()).toEqual([alice, dave].sort());
+  });
+
+  it('B93: an end racing the exchange of the same subject token never leaves a live token', async () => {
+    for (let round = 0; round < 8; round++) {
+      const subjectToken = await mintSubjectToken(t, admin, { userId: alice });
+      const [exchanged, ended] = await Promise.all([
+        exchange(t, {
+          subject_token: subjectToken,
+          subject_token_type: ACCESS_TOKEN_TYPE,
+          actor_token: samToken,
+          actor_token_type: ACCESS_TOKEN_TYPE,
+          resource: ORDERS,
+        }),
+        end({ subjectToken }),
+      ]);
+      expect(ended.status).toBe(200);
+      // Either the end came first (the subject token was cancelled, the exchange refused) or the
+      // exchange did (its token was ended): never a live token.
+      if (exchanged.status === 200) {
+        expect(await active(exchanged.body.access_token)).toBe(false);
+        expect(ended.body).toEqual({ endedTokens: 1, cancelledSubjectTokens: 0 });
+      } else {
+        expect(exchanged.body.error_description).toContain('already been used');
+        expect(ended.body).toEqual({ endedTokens: 0, cancelledSubjectTokens: 1 });
+      }
+    }
   });
 
   it('bad requests: exactly one selector (400), a known subject token (404), the right scope (403)', async () => {
