@@ -296,6 +296,8 @@ export function createProvider(deps: ProviderDeps): Provider {
   const on = provider.on.bind(provider) as (event: string, listener: (...args: never[]) => void) => unknown;
   for (const event of ERROR_EVENTS) {
     on(event, (_ctx: unknown, err: OAuthErrorLike) => {
+      // The issuer answers introspection of JWTs itself (grants/impersonation-introspection.ts).
+      if (event === 'introspection.error' && err.error === 'unsupported_token_type') return;
       log.info(
         { event, error: err.error, description: err.error_description, status: err.status },
         'oauth error',
