@@ -6,8 +6,8 @@
  * Order of checks: oidc-provider authenticates the client (confidential clients must, public ones send
  * `client_id`; `401 invalid_client`), checks that the client may use the grant (`unauthorized_client`)
  * and refuses repeated parameters (`invalid_request`). Then: the failure limit (429), the parameters
- * (`invalid_request`), the resource (`invalid_target`) and the actor token (`invalid_request`) — none
- * of which touches the subject token. The DPoP proof, when sent, is checked with the parameters
+ * (`invalid_request`), the resource (`invalid_target`), the application's actor-required policy and
+ * the actor token (`invalid_request`) — none of which touches the subject token. The DPoP proof, when sent, is checked with the parameters
  * (`invalid_dpop_proof`, `use_dpop_nonce`; a replayed proof and a missing one from an application
  * that requires DPoP get `invalid_request`): the issued token is then bound to its key (`cnf.jkt`,
  * `token_type: DPoP`), and a DPoP-bound actor token must match that key. Then the subject token is
@@ -15,7 +15,10 @@
  * refused), and every later failure (application or actor binding, user state, scopes, the custom
  * claims) still burns it. Scopes granted are the requested ones that the user's roles grant for the
  * resource (and, for a PAT, that the PAT allows); an empty request grants none. The answer never holds
- * a refresh token, and `act` appears only when an actor token was verified.
+ * a refresh token, and `act` appears only when an actor token was verified. An impersonation token
+ * (from a subject token) lives as long as its application's `impersonationTokenTtl`, capped by the
+ * resource's lifetime (`impersonation-policy.ts`), and is recorded with the consume
+ * (`impersonation-tokens.ts`), for introspection and for ending it early.
  *
  * What the exchange reads (client, failure window, resource, token, user, role scopes) was read with
  * the client (`token-request.ts`). The token is signed, then consumed by one conditional update that

@@ -73,7 +73,14 @@ async function select(
   return { selector: { subjectTokenId: subjectToken.id }, subjectToken };
 }
 
-/** The impersonation routes. */
+/**
+ * The impersonation routes.
+ *
+ * @example
+ * ```ts
+ * const routes = [...subjectTokenRoutes(deps), ...impersonationRoutes(deps)];
+ * ```
+ */
 export function impersonationRoutes(deps: ManagementDeps): RouteDef[] {
   const schemas = buildImpersonationSchemas(deps.schemas);
   return [
