@@ -268,7 +268,7 @@ export function createProvider(deps: ProviderDeps): Provider {
   provider.proxy = deps.config.trustProxy;
   pinPublicOrigin(provider, deps.config.baseUrl);
   installDpop(provider, deps.store);
-  installImpersonationIntrospection(provider, deps.store, epoch);
+  installImpersonationIntrospection(provider, deps.store, deps.log, epoch);
   // Secrets are stored as SHA-256 digests: compare the digest of the presented secret (catalogue B49, B50).
   provider.Client.prototype.compareClientSecret = async function compareClientSecret(
     this: { clientSecret?: string },
@@ -296,8 +296,9 @@ export function createProvider(deps: ProviderDeps): Provider {
   const on = provider.on.bind(provider) as (event: string, listener: (...args: never[]) => void) => unknown;
   for (const event of ERROR_EVENTS) {
     on(event, (_ctx: unknown, err: OAuthErrorLike) => {
-      // The issuer answers introspection of JWTs itself (grants/impersonation-introspection.ts).
-      if (event === 'introspection.error' && err.error === 'unsupported_token_type') return;
+      // The issuer answers introspection and revocation of JWTs itself (grants/impersonation-introspection.ts).
+      const jwtRefusal = event === 'introspection.error' || event === 'revocation.error';
+      if (jwtRefusal && err.error === 'unsupported_token_type') return;
       log.info(
         { event, error: err.error, description: err.error_description, status: err.status },
         'oauth error',

@@ -4,11 +4,15 @@
  * JWT this issuer recorded as an impersonation token (`impersonation-tokens.ts`), the issuer answers
  * instead: `active: true` with the token's claims (`act` included) while it is live, and
  * `active: false` once it is ended or expired — or when the client may not introspect it, or the JWT
- * is not one it recorded. Any other refusal stays oidc-provider's.
+ * is not one it recorded. Likewise at revocation (RFC 7009), where oidc-provider refuses JWTs too: the
+ * application an impersonation token was issued to may revoke it, which ends it. Any other refusal
+ * (client authentication, parameters) stays oidc-provider's.
  *
  * @module
  */
 import type { KoaContextWithOIDC, Provider } from 'oidc-provider';
+import type { Logger } from 'pino';
+import { type AuditTrail, createAuditTrail } from '../internal/audit.js';
 import { hashSecret } from '../internal/secrets.js';
 import type { Store } from '../storage/store.js';
 import { looksLikeJwt } from './token-types.js';
@@ -55,21 +59,59 @@ async function answer(store: Store, issuer: string, ctx: KoaContextWithOIDC, tok
 }
 
 /**
- * Answer introspection requests for impersonation tokens (see the module comment).
+ * RFC 7009 revocation of an impersonation token by the application it was issued to: the token is
+ * ended (as `POST /api/impersonations/end` would) with an `impersonation.ended` audit event. Any other
+ * JWT is left alone; the answer is `200` either way (RFC 7009 §2.2).
+ */
+async function revoke(store: Store, audit: AuditTrail, ctx: KoaContextWithOIDC, token: string, now: number) {
+  const clientId = ctx.oidc.client!.clientId;
+  const found = await store.impersonationTokens.findActive(hashSecret(token), now);
+  if (found === undefined || found.applicationId !== clientId) return;
+  const event = audit.prepare({
+    type: 'impersonation.ended',
+    applicationId: clientId,
+    userId: found.userId,
+    actorId: found.actorId,
+    details: {
+      endedBy: { clientId, subject: null },
+      revoked: true,
+      subjectTokenId: found.subjectTokenId,
+      users: [found.userId],
+      endedTokens: [found.jti],
+      cancelledSubjectTokens: [],
+    },
+  });
+  if (await store.impersonationTokens.revoke(found.tokenHash, clientId, now, event)) audit.stored(event);
+}
+
+/**
+ * Answer introspection and revocation requests for impersonation tokens (see the module comment).
  *
  * @example
  * ```ts
- * installImpersonationIntrospection(provider, store, epoch);
+ * installImpersonationIntrospection(provider, store, log, epoch);
  * ```
  */
-export function installImpersonationIntrospection(provider: Provider, store: Store, now: () => number): void {
+export function installImpersonationIntrospection(
+  provider: Provider,
+  store: Store,
+  log: Logger,
+  now: () => number,
+): void {
+  const audit = createAuditTrail(store, log, now);
   provider.use(async (ctx, next) => {
     await next();
     const oidc = (ctx as KoaContextWithOIDC).oidc;
     const token = oidc?.params?.token;
-    if (oidc?.route !== 'introspection' || ctx.status !== 400 || oidc.client === undefined) return;
-    if (typeof token !== 'string' || !looksLikeJwt(token)) return;
+    const route = oidc?.route;
+    if ((route !== 'introspection' && route !== 'revocation') || ctx.status !== 400) return;
+    if (oidc.client === undefined || typeof token !== 'string' || !looksLikeJwt(token)) return;
     ctx.status = 200;
+    if (route === 'revocation') {
+      ctx.body = '';
+      await revoke(store, audit, ctx as KoaContextWithOIDC, token, now());
+      return;
+    }
     ctx.set('cache-control', 'no-store');
     ctx.body = await answer(store, provider.issuer, ctx as KoaContextWithOIDC, token, now());
   });

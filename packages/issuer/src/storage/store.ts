@@ -268,6 +268,11 @@ export interface ImpersonationTokenStore {
     now: number,
     event: (ended: EndedImpersonations) => NewAuditEvent | undefined,
   ): Promise<EndedImpersonations>;
+  /**
+   * End the live token with this digest when `applicationId` holds it (RFC 7009 revocation by its own
+   * client), recording `event` in the same statement (or transaction); resolves to whether it did.
+   */
+  revoke(tokenHash: string, applicationId: string, now: number, event: NewAuditEvent): Promise<boolean>;
   /** Delete tokens that expired before `before`. Resolves to how many were deleted. */
   purgeExpired(before: number): Promise<number>;
 }

@@ -117,6 +117,30 @@ describe.each(DRIVERS)('%s', (driver) => {
     expect(((await res.json()) as { error: string }).error).toBe('invalid_client');
   });
 
+  it('RFC 7009: the application a token was issued to revokes it (ended, audited); another application cannot', async () => {
+    const token = await impersonationToken(teWeb);
+    const revoke = (as: { clientId: string; clientSecret: string }) =>
+      fetch(`${t.baseUrl}/oidc/token/revocation`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${as.clientId}:${as.clientSecret}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ token }),
+      });
+    const other = await revoke({ clientId: 'web-app', clientSecret: SECRETS.web });
+    expect(other.status).toBe(200);
+    expect((await introspect(token, teWeb)).active).toBe(true);
+    const own = await revoke(teWeb);
+    expect(own.status).toBe(200);
+    expect(await introspect(token, teWeb)).toEqual({ active: false });
+    const events = await api(t, admin, 'GET', '/audit-events?type=impersonation.ended&applicationId=te-web');
+    expect(events.body.items[0]).toMatchObject({
+      userId: alice,
+      details: { revoked: true, endedBy: { clientId: 'te-web' } },
+    });
+  });
+
   it('no token value and no unsupported_token_type line in the issuer log', async () => {
     const token = await impersonationToken(teWeb);
     await introspect(token, teWeb);

@@ -13,7 +13,7 @@ import type {
   ImpersonationTokenStore,
   NewImpersonationToken,
 } from '../store.js';
-import { type AlsoInsert, auditEventStore } from './audit-events.js';
+import { type AlsoInsert, auditEventStore, changeWithEvent } from './audit-events.js';
 
 const toImpersonationToken = (row: Row): ImpersonationTokenRecord => ({
   jti: String(row.jti),
@@ -122,6 +122,15 @@ export function impersonationTokenStore(db: Executor): ImpersonationTokenStore {
         if (recorded !== undefined) await auditEventStore(tx).record(recorded, now);
         return ended;
       }),
+    revoke: async (tokenHash, applicationId, now, event) =>
+      (await changeWithEvent(
+        db,
+        `UPDATE impersonation_tokens SET ended_at = ?
+           WHERE token_hash = ? AND application_id = ? AND ended_at IS NULL AND expires_at > ? RETURNING *`,
+        [now, tokenHash, applicationId, now],
+        event,
+        now,
+      )) !== undefined,
     purgeExpired: (before) => db.run('DELETE FROM impersonation_tokens WHERE expires_at < ?', [before]),
   };
 }
