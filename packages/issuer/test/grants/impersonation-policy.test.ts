@@ -138,6 +138,32 @@ describe.each(DRIVERS)('%s', (driver) => {
       expect(payloadOf(res.body.access_token).act).toBeUndefined();
     });
 
+    it('a seed file sets the policy and the lifetime, and refuses a lifetime out of range', async () => {
+      await t.issuer.seed({
+        applications: [
+          {
+            name: 'Seeded strict console',
+            type: 'Traditional',
+            clientId: 'b90-seeded',
+            redirectUris: [REDIRECT],
+            tokenExchangeEnabled: true,
+            requireActorToken: true,
+            impersonationTokenTtl: 90,
+          },
+        ],
+      });
+      expect(await t.issuer.store.applications.get('b90-seeded')).toMatchObject({
+        requireActorToken: true,
+        impersonationTokenTtl: 90,
+      });
+      const refused = await t.issuer
+        .seed({
+          applications: [{ name: 'Too long', type: 'MachineToMachine', impersonationTokenTtl: 86_400 }],
+        })
+        .catch((err: unknown) => err);
+      expect(JSON.stringify(refused)).toContain('impersonationTokenTtl');
+    });
+
     it('a personal access token is not an impersonation: exchanged as before by an actor-required application', async () => {
       const dave = await userId(t, 'dave');
       const pat = await api(t, admin, 'POST', `/users/${dave}/personal-access-tokens`, { name: 'b90-cli' });
