@@ -7,7 +7,8 @@
  * `client_id`; `401 invalid_client`), checks that the client may use the grant (`unauthorized_client`)
  * and refuses repeated parameters (`invalid_request`). Then: the failure limit (429), the parameters
  * (`invalid_request`), the resource (`invalid_target`), the application's actor-required policy and
- * the actor token (`invalid_request`) — none of which touches the subject token. The DPoP proof, when sent, is checked with the parameters
+ * the actor token (`invalid_request`) — none of which touches the subject token. The DPoP proof, when
+ * sent, is checked with the parameters
  * (`invalid_dpop_proof`, `use_dpop_nonce`; a replayed proof and a missing one from an application
  * that requires DPoP get `invalid_request`): the issued token is then bound to its key (`cnf.jkt`,
  * `token_type: DPoP`), and a DPoP-bound actor token must match that key. Then the subject token is

@@ -255,7 +255,6 @@ export interface PersonalAccessTokenStore {
  * ```
  */
 export interface ImpersonationTokenStore {
-  // Recorded by `subjectTokens.consume`, in the statement that consumes its subject token.
   /** The token with this digest unless ended or expired at `now`. */
   findActive(tokenHash: string, now: number): Promise<ImpersonationTokenRecord | undefined>;
   /**
