@@ -72,7 +72,7 @@ describe('the demo flow', () => {
       act: { sub: world.users.engineer },
       aud: world.resources.orders,
       scope: 'read:orders',
-      expiresIn: 3600,
+      expiresIn: 300,
     });
   });
 

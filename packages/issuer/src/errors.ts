@@ -361,6 +361,7 @@ export type TokenExchangeFailureReason =
   | 'subject_token_wrong_type'
   | 'application_mismatch'
   | 'actor_token_required'
+  | 'actor_token_required_by_application'
   | 'actor_mismatch'
   | 'actor_token_invalid'
   | 'actor_not_allowed'

@@ -31,6 +31,7 @@ export function startMaintenance(store: Store, log: Logger): () => void {
     store.subjectTokens.purgeExpired(epoch() - DEFAULTS.subjectTokens.retention).catch(failed);
     store.failures.purgeExpired(epoch()).catch(failed);
     store.webhooks.purgeSettled(epoch() - DEFAULTS.webhooks.retention).catch(failed);
+    store.impersonationTokens.purgeExpired(epoch()).catch(failed);
   }, DEFAULTS.maintenance.purgeInterval);
   timer.unref();
   return () => clearInterval(timer);

@@ -16,7 +16,7 @@ import {
   verifyPassword,
   verifySecret,
 } from './internal/secrets.js';
-import { checkShape } from './management/applications.js';
+import { checkShape, impersonationTtl } from './management/applications.js';
 import {
   clientId,
   customData,
@@ -99,6 +99,8 @@ export function buildSeedSchema(config: Pick<ResolvedConfig, 'passwords'>) {
           firstParty: z.boolean().optional(),
           tokenExchangeEnabled: z.boolean().optional(),
           dpopBoundAccessTokens: z.boolean().optional(),
+          requireActorToken: z.boolean().optional(),
+          impersonationTokenTtl: impersonationTtl,
           customData: customData.optional(),
           roles: z.array(name).optional(),
         }),
@@ -333,6 +335,8 @@ export async function seed(deps: SeedDeps, input: unknown): Promise<SeedResult> 
       firstParty: entry.firstParty ?? true,
       tokenExchangeEnabled: entry.tokenExchangeEnabled ?? false,
       dpopBoundAccessTokens: entry.dpopBoundAccessTokens ?? false,
+      requireActorToken: entry.requireActorToken ?? false,
+      impersonationTokenTtl: entry.impersonationTokenTtl ?? null,
       customData: entry.customData ?? {},
     };
     if (app === undefined) {

@@ -174,6 +174,7 @@ describe('createIssuer on PostgreSQL: instances sharing one database', () => {
     settings: real.settings,
     payloads: real.payloads,
     subjectTokens: real.subjectTokens,
+    impersonationTokens: real.impersonationTokens,
     personalAccessTokens: real.personalAccessTokens,
     auditEvents: real.auditEvents,
     failures: real.failures,

@@ -133,6 +133,6 @@ describe('the docs’ shell walkthroughs', () => {
     expect(output, output).toContain('walkthrough complete');
     expect(code).toBe(0);
     expect(output).not.toContain('not ok');
-    expect(output.match(/^ok - /gm)?.length).toBe(15);
+    expect(output.match(/^ok - /gm)?.length).toBe(21);
   }, 60_000);
 });

@@ -217,6 +217,19 @@ export const DEFAULTS = Object.freeze({
     /** Length of the failure-counting window, in seconds (5 min). */
     failureWindow: 300,
   }),
+  impersonation: Object.freeze({
+    /**
+     * Lifetime in seconds of an access token a subject token is exchanged for (5 min), unless its
+     * application sets `impersonationTokenTtl`; never longer than the resource's `accessTokenTtl`.
+     * Ending an impersonation reaches APIs that introspect at once, and APIs that only verify the JWT
+     * when it expires: this bounds that wait.
+     */
+    tokenTtl: 300,
+    /** Shortest `impersonationTokenTtl` an application may set (30 s). */
+    minTokenTtl: 30,
+    /** Longest `impersonationTokenTtl` an application may set (1 h). */
+    maxTokenTtl: 3_600,
+  }),
   customJwtClaims: Object.freeze({
     /** Deadline of one call in milliseconds (5 s); the worker is killed when it passes. */
     timeout: 5_000,

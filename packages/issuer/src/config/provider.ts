@@ -24,12 +24,14 @@ import type { CustomClaims } from '../customize/claims.js';
 import { installDpop } from '../dpop.js';
 import { CustomClaimsError } from '../errors.js';
 import { getExchangeState } from '../grants/exchange-state.js';
+import { installImpersonationIntrospection, mayIntrospect } from '../grants/impersonation-introspection.js';
 import { defaultResource, resourceServerInfo } from '../grants/resources.js';
 import { applyRolesClaim } from '../grants/roles-claim.js';
 import { GRANT_NOT_ALLOWED, TOKEN_EXCHANGE_GRANT_TYPE } from '../grants/token-exchange.js';
 import { findApplication } from '../grants/token-request.js';
 import { PAGE_HEADERS } from '../interactions/views/layout.js';
 import { renderError, renderLoggedOut, renderLogout } from '../interactions/views/message.js';
+import { epoch } from '../internal/ids.js';
 import { verifySecret } from '../internal/secrets.js';
 import type { KeySet } from '../keys.js';
 import { createAdapter } from '../storage/adapter.js';
@@ -170,11 +172,7 @@ export function buildConfiguration(deps: ProviderDeps): Configuration {
       },
       introspection: {
         enabled: true,
-        // RFC 7662 §4: a client learns about its own tokens; only confidential Machine-to-Machine
-        // applications (what resource servers introspect with) learn about other clients' tokens.
-        allowedPolicy: async (_ctx, client, token) =>
-          token.clientId === client.clientId ||
-          (client.clientAuthMethod !== 'none' && client.grantTypeAllowed('client_credentials')),
+        allowedPolicy: async (_ctx, client, token) => mayIntrospect(client, token.clientId),
       },
       revocation: {
         enabled: true,
@@ -278,6 +276,7 @@ export function createProvider(deps: ProviderDeps): Provider {
   provider.proxy = deps.config.trustProxy;
   pinPublicOrigin(provider, deps.config.baseUrl);
   installDpop(provider, deps.store);
+  installImpersonationIntrospection(provider, deps.store, deps.log, epoch);
   // Secrets are stored as SHA-256 digests: compare the digest of the presented secret (catalogue B49, B50).
   provider.Client.prototype.compareClientSecret = async function compareClientSecret(
     this: { clientSecret?: string },
@@ -305,6 +304,9 @@ export function createProvider(deps: ProviderDeps): Provider {
   const on = provider.on.bind(provider) as (event: string, listener: (...args: never[]) => void) => unknown;
   for (const event of ERROR_EVENTS) {
     on(event, (_ctx: unknown, err: OAuthErrorLike) => {
+      // The issuer answers introspection and revocation of JWTs itself (grants/impersonation-introspection.ts).
+      const jwtRefusal = event === 'introspection.error' || event === 'revocation.error';
+      if (jwtRefusal && err.error === 'unsupported_token_type') return;
       log.info(
         { event, error: err.error, description: err.error_description, status: err.status },
         'oauth error',

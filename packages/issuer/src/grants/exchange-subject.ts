@@ -17,6 +17,7 @@ import { TokenExchangeError } from '../errors.js';
 import { verifySecret } from '../internal/secrets.js';
 import type {
   NewAuditEvent,
+  NewImpersonationToken,
   PersonalAccessTokenRecord,
   Store,
   SubjectTokenRecord,
@@ -77,11 +78,12 @@ export interface Subject {
   /** The personal access token, for a PAT. */
   readonly personalAccessToken?: PersonalAccessTokenRecord;
   /**
-   * Consume the subject token, or record the use of the PAT, together with the success `event`.
+   * Consume the subject token, or record the use of the PAT, together with the success `event` (and,
+   * for a subject token, the `issued` access token).
    * Throws the refusal the exchange gets when another redemption consumed the token first (or the
    * PAT was revoked meanwhile); the event is then not recorded.
    */
-  use(event: NewAuditEvent): Promise<void>;
+  use(event: NewAuditEvent, issued?: NewImpersonationToken): Promise<void>;
   /**
    * After a refusal of the exchange: burn the subject token (or record the PAT's use) all the same,
    * together with the failure `event`. Resolves to whether the event was recorded; throws, like `use`,
@@ -145,8 +147,8 @@ export async function redeemSubjectToken(
   const refused = refusal(found, now);
   if (refused !== undefined) throw refused;
   /** Consume; when another redemption won, throw what this one gets, as a redemption after it would. */
-  const consume = async (event: NewAuditEvent): Promise<true> => {
-    if ((await store.subjectTokens.consume(found.tokenHash, now, event)) !== undefined) return true;
+  const consume = async (event: NewAuditEvent, issued?: NewImpersonationToken): Promise<true> => {
+    if ((await store.subjectTokens.consume(found.tokenHash, now, event, issued)) !== undefined) return true;
     const known = await store.subjectTokens.findByHash(found.tokenHash);
     if (known === undefined) throw unknownSubjectToken();
     throw refusal(known, now) ?? expired();
@@ -154,10 +156,10 @@ export async function redeemSubjectToken(
   return {
     userId: found.userId,
     subjectToken: found,
-    use: async (event) => {
-      await consume(event);
+    use: async (event, issued) => {
+      await consume(event, issued);
     },
-    spend: consume,
+    spend: (event) => consume(event),
   };
 }
 

@@ -6,8 +6,9 @@
  * Order of checks: oidc-provider authenticates the client (confidential clients must, public ones send
  * `client_id`; `401 invalid_client`), checks that the client may use the grant (`unauthorized_client`)
  * and refuses repeated parameters (`invalid_request`). Then: the failure limit (429), the parameters
- * (`invalid_request`), the resource (`invalid_target`) and the actor token (`invalid_request`) — none
- * of which touches the subject token. The DPoP proof, when sent, is checked with the parameters
+ * (`invalid_request`), the resource (`invalid_target`), the application's actor-required policy and
+ * the actor token (`invalid_request`) — none of which touches the subject token. The DPoP proof, when
+ * sent, is checked with the parameters
  * (`invalid_dpop_proof`, `use_dpop_nonce`; a replayed proof and a missing one from an application
  * that requires DPoP get `invalid_request`): the issued token is then bound to its key (`cnf.jkt`,
  * `token_type: DPoP`), and a DPoP-bound actor token must match that key. Then the subject token is
@@ -15,7 +16,10 @@
  * refused), and every later failure (application or actor binding, user state, scopes, the custom
  * claims) still burns it. Scopes granted are the requested ones that the user's roles grant for the
  * resource (and, for a PAT, that the PAT allows); an empty request grants none. The answer never holds
- * a refresh token, and `act` appears only when an actor token was verified.
+ * a refresh token, and `act` appears only when an actor token was verified. An impersonation token
+ * (from a subject token) lives as long as its application's `impersonationTokenTtl`, capped by the
+ * resource's lifetime (`impersonation-policy.ts`), and is recorded with the consume
+ * (`impersonation-tokens.ts`), for introspection and for ending it early.
  *
  * What the exchange reads (client, failure window, resource, token, user, role scopes) was read with
  * the client (`token-request.ts`). The token is signed, then consumed by one conditional update that
@@ -48,6 +52,8 @@ import {
   usePersonalAccessToken,
 } from './exchange-subject.js';
 import { limiterKey } from './failure-limiter.js';
+import { checkActorRequired, impersonationTokenTtl } from './impersonation-policy.js';
+import { useRecorded } from './impersonation-tokens.js';
 import { rememberResource } from './roles-claim.js';
 import { readTokenRequest, type TokenRequestRead } from './token-request.js';
 import { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES } from './token-types.js';
@@ -195,6 +201,10 @@ async function prepare(
   const resource = await resolveResource(context, required(params, 'resource'), read);
   attempt.details.resource = resource.indicator;
   attempt.details.subjectTokenType = subjectType;
+  checkActorRequired(read.records.application, {
+    impersonation: subjectType === TOKEN_TYPES.accessToken,
+    hasActor: params.actor_token !== undefined,
+  });
   const dPoP = await tokenRequestProof(ctx);
   if (dPoP === undefined && ctx.oidc.client!.dpopBoundAccessTokens === true)
     throw new TokenExchangeError('dpop_required', 'DPoP proof JWT not provided');
@@ -290,7 +300,10 @@ async function exchange(ctx: KoaContextWithOIDC, context: GrantContext, attempt:
     const resourceServer = new provider.ResourceServer(resource.indicator, {
       audience: resource.indicator,
       scope: available.join(' '),
-      accessTokenTTL: resource.accessTokenTtl,
+      accessTokenTTL:
+        subjectToken === undefined
+          ? resource.accessTokenTtl
+          : impersonationTokenTtl(read.records.application, resource),
       accessTokenFormat: 'jwt',
     });
     const token = new provider.AccessToken({
@@ -332,7 +345,7 @@ async function exchange(ctx: KoaContextWithOIDC, context: GrantContext, attempt:
       tokenType: minted.token.tokenType,
     },
   });
-  await subject.use(event);
+  await useRecorded(subject, event, minted.value, { applicationId: client.clientId, act });
   audited.add(ctx);
   context.audit.stored(event);
   ctx.body = {

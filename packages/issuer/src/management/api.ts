@@ -8,6 +8,7 @@ import type { AuthInfo, Verifier } from '@gatehouse/core';
 import { epoch } from '../internal/ids.js';
 import { applicationRoutes } from './applications.js';
 import { auditRoutes } from './audit-events.js';
+import { impersonationRoutes } from './impersonations.js';
 import { keyRoutes } from './keys.js';
 import { buildOpenApi } from './openapi.js';
 import { personalAccessTokenRoutes } from './personal-access-tokens.js';
@@ -58,6 +59,7 @@ export function createManagementApi(
     ...keyRoutes(deps),
     ...personalAccessTokenRoutes(deps),
     ...subjectTokenRoutes(deps),
+    ...impersonationRoutes(deps),
     ...auditRoutes(deps),
     ...webhookRoutes(deps),
   ];

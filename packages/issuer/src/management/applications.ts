@@ -6,6 +6,7 @@
  * @module
  */
 import { z } from 'zod';
+import { DEFAULTS } from '../config/defaults.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { newId } from '../internal/ids.js';
 import { generateSecret, hashSecret } from '../internal/secrets.js';
@@ -46,6 +47,8 @@ export function presentApplication(app: ApplicationRecord) {
     firstParty: app.firstParty,
     tokenExchangeEnabled: app.tokenExchangeEnabled,
     dpopBoundAccessTokens: app.dpopBoundAccessTokens,
+    requireActorToken: app.requireActorToken,
+    impersonationTokenTtl: app.impersonationTokenTtl ?? DEFAULTS.impersonation.tokenTtl,
     customData: app.customData,
     secretUpdatedAt: isoOrNull(app.secretUpdatedAt),
     createdAt: iso(app.createdAt),
@@ -101,6 +104,35 @@ const dpopBound = z
   })
   .optional();
 
+/** `requireActorToken` of a create or update body. */
+const actorRequired = z
+  .boolean()
+  .meta({
+    description:
+      'Every impersonation (token exchange of a subject token) by this application must carry an actor token, so every impersonation token it gets names who acts (act); without one: invalid_request. Personal access token exchanges are not impersonations and are unaffected. Default false.',
+  })
+  .optional();
+
+/**
+ * `impersonationTokenTtl` of a create or update body (`null`: back to the default). Exported for the
+ * seed file, which accepts the same values.
+ *
+ * @example
+ * ```ts
+ * impersonationTtl.parse(600); // 600
+ * ```
+ */
+export const impersonationTtl = z
+  .number()
+  .int()
+  .min(DEFAULTS.impersonation.minTokenTtl)
+  .max(DEFAULTS.impersonation.maxTokenTtl)
+  .nullable()
+  .meta({
+    description: `Lifetime in seconds of the access tokens this application gets by impersonation (${DEFAULTS.impersonation.minTokenTtl}–${DEFAULTS.impersonation.maxTokenTtl}; null: the default, ${DEFAULTS.impersonation.tokenTtl}), never longer than the resource's accessTokenTtl.`,
+  })
+  .optional();
+
 /**
  * The request and response schemas of `/api/applications` (and the shared ones it uses).
  *
@@ -125,6 +157,11 @@ export function buildApplicationSchemas(shared: SharedSchemas) {
       firstParty: z.boolean(),
       tokenExchangeEnabled: z.boolean(),
       dpopBoundAccessTokens: z.boolean(),
+      requireActorToken: z.boolean(),
+      impersonationTokenTtl: z
+        .number()
+        .int()
+        .meta({ description: 'Lifetime of its impersonation tokens before the resource cap, in seconds' }),
       customData: z.record(z.string(), z.unknown()),
       secretUpdatedAt: isoTime.nullable(),
       createdAt: isoTime,
@@ -139,6 +176,8 @@ export function buildApplicationSchemas(shared: SharedSchemas) {
     firstParty: z.boolean().optional(),
     tokenExchangeEnabled: z.boolean().optional(),
     dpopBoundAccessTokens: dpopBound,
+    requireActorToken: actorRequired,
+    impersonationTokenTtl: impersonationTtl,
     customData: customData.optional(),
   };
   return {
@@ -215,6 +254,8 @@ export function applicationRoutes(deps: ManagementDeps): RouteDef[] {
           firstParty: body.firstParty,
           tokenExchangeEnabled: body.tokenExchangeEnabled,
           dpopBoundAccessTokens: body.dpopBoundAccessTokens,
+          requireActorToken: body.requireActorToken,
+          impersonationTokenTtl: body.impersonationTokenTtl,
           customData: body.customData,
         };
         const now = deps.now();
@@ -223,6 +264,8 @@ export function applicationRoutes(deps: ManagementDeps): RouteDef[] {
           firstParty: draft.firstParty ?? true,
           tokenExchangeEnabled: draft.tokenExchangeEnabled ?? false,
           dpopBoundAccessTokens: draft.dpopBoundAccessTokens ?? false,
+          requireActorToken: draft.requireActorToken ?? false,
+          impersonationTokenTtl: draft.impersonationTokenTtl ?? null,
           customData: draft.customData ?? {},
           secretUpdatedAt: now,
           createdAt: now,

@@ -86,6 +86,8 @@ export const newApplicationColumns = (app: NewApplication, now: number): Columns
   first_party: app.firstParty !== false,
   token_exchange_enabled: app.tokenExchangeEnabled === true,
   dpop_bound_access_tokens: app.dpopBoundAccessTokens === true,
+  require_actor_token: app.requireActorToken === true,
+  impersonation_token_ttl: app.impersonationTokenTtl ?? null,
   custom_data: json(app.customData ?? {}),
   secret_updated_at: app.secretHash === null ? null : now,
 });
@@ -108,6 +110,8 @@ export const applicationPatchColumns = (patch: ApplicationPatch, now: number): C
   first_party: patch.firstParty,
   token_exchange_enabled: patch.tokenExchangeEnabled,
   dpop_bound_access_tokens: patch.dpopBoundAccessTokens,
+  require_actor_token: patch.requireActorToken,
+  impersonation_token_ttl: patch.impersonationTokenTtl,
   custom_data: jsonIf(patch.customData),
 });
 

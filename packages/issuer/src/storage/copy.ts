@@ -37,6 +37,7 @@ export const COPIED_TABLES: ReadonlyArray<{ readonly name: string; readonly orde
   { name: 'settings', order: 'key' },
   { name: 'personal_access_tokens', order: 'id' },
   { name: 'subject_tokens', order: 'id' },
+  { name: 'impersonation_tokens', order: 'jti' },
   { name: 'audit_events', order: 'insertion' },
   { name: 'oidc_payloads', order: 'model, id' },
   { name: 'failure_counters', order: 'key' },

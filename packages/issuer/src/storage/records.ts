@@ -78,6 +78,10 @@ export interface ApplicationRecord {
   readonly tokenExchangeEnabled: boolean;
   /** Whether its token requests must carry a DPoP proof (RFC 9449 §5.2; off by default). */
   readonly dpopBoundAccessTokens: boolean;
+  /** Whether every impersonation (subject-token exchange) must carry an actor token (off by default). */
+  readonly requireActorToken: boolean;
+  /** Lifetime of its impersonation access tokens in seconds; `null`: the issuer's default. */
+  readonly impersonationTokenTtl: number | null;
   readonly customData: Readonly<Record<string, unknown>>;
   readonly secretUpdatedAt: number | null;
   readonly createdAt: number;
@@ -96,6 +100,8 @@ export interface NewApplication {
   readonly firstParty?: boolean | undefined;
   readonly tokenExchangeEnabled?: boolean | undefined;
   readonly dpopBoundAccessTokens?: boolean | undefined;
+  readonly requireActorToken?: boolean | undefined;
+  readonly impersonationTokenTtl?: number | null | undefined;
   readonly customData?: Readonly<Record<string, unknown>> | undefined;
 }
 
@@ -283,6 +289,7 @@ export const AUDIT_EVENT_TYPES = Object.freeze([
   'impersonation.ended',
   'sign_in.failed',
   'sign_in.locked',
+  'impersonation.ended',
 ] as const);
 /** One of {@link AUDIT_EVENT_TYPES}. */
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
@@ -323,4 +330,40 @@ export interface AuditEventFilter {
   readonly applicationId?: string | undefined;
   readonly since?: number | undefined;
   readonly until?: number | undefined;
+}
+
+/**
+ * An access token a subject token was exchanged for (one impersonation), recorded by SHA-256 digest
+ * so introspection can answer for it and an administrator can end it before it expires.
+ */
+export interface ImpersonationTokenRecord {
+  readonly jti: string;
+  readonly tokenHash: string;
+  readonly subjectTokenId: string;
+  /** The impersonated user. */
+  readonly userId: string;
+  /** The user who acts (from the actor token), when there was one. */
+  readonly actorId: string | null;
+  /** The exchanging application. */
+  readonly applicationId: string;
+  /** What introspection answers from: oidc-provider's access-token payload (never the token). */
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  /** When an administrator ended it, if one did. */
+  readonly endedAt: number | null;
+}
+
+/** Fields of a newly issued impersonation token. */
+export type NewImpersonationToken = Omit<ImpersonationTokenRecord, 'createdAt' | 'endedAt'>;
+
+/** Which impersonations to end: those of one subject token, or everything one actor does as others. */
+export type ImpersonationSelector = { readonly subjectTokenId: string } | { readonly actorId: string };
+
+/** What ending impersonations changed. */
+export interface EndedImpersonations {
+  /** The tokens ended (still unexpired and not ended before). */
+  readonly tokens: ReadonlyArray<Pick<ImpersonationTokenRecord, 'jti' | 'userId' | 'subjectTokenId'>>;
+  /** Subject tokens that were not redeemed yet and now never will be. */
+  readonly subjectTokens: ReadonlyArray<Pick<SubjectTokenRecord, 'id' | 'userId'>>;
 }

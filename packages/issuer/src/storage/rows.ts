@@ -124,6 +124,8 @@ export const COLUMNS = Object.freeze({
     'created_at',
     'updated_at',
     'dpop_bound_access_tokens',
+    'require_actor_token',
+    'impersonation_token_ttl',
   ],
   resources: [
     'id',
@@ -200,6 +202,8 @@ export function toApplication(row: Row): ApplicationRecord {
     firstParty: bool(row.first_party),
     tokenExchangeEnabled: bool(row.token_exchange_enabled),
     dpopBoundAccessTokens: bool(row.dpop_bound_access_tokens),
+    requireActorToken: bool(row.require_actor_token),
+    impersonationTokenTtl: numOrNull(row.impersonation_token_ttl),
     customData: parse(row.custom_data),
     secretUpdatedAt: numOrNull(row.secret_updated_at),
     createdAt: num(row.created_at),

@@ -16,8 +16,12 @@ import type {
   ApplicationRecord,
   AuditEventFilter,
   AuditEventRecord,
+  EndedImpersonations,
+  ImpersonationSelector,
+  ImpersonationTokenRecord,
   NewApplication,
   NewAuditEvent,
+  NewImpersonationToken,
   NewPersonalAccessToken,
   NewResource,
   NewRole,
@@ -211,11 +215,19 @@ export interface SubjectTokenStore {
    * Consume the token with this digest, atomically: one conditional update (`… WHERE consumed_at IS
    * NULL AND expires_at > now`). Resolves to the record for exactly one caller, and to `undefined`
    * when the token is unknown, expired or already consumed. `event`, when given, is recorded in the
-   * same statement (or transaction) if and only if this call consumed the token.
+   * same statement (or transaction) if and only if this call consumed the token, and so is
+   * `issued`, the access token it was exchanged for (see {@link ImpersonationTokenStore}).
    */
-  consume(tokenHash: string, now: number, event?: NewAuditEvent): Promise<SubjectTokenRecord | undefined>;
+  consume(
+    tokenHash: string,
+    now: number,
+    event?: NewAuditEvent,
+    issued?: NewImpersonationToken,
+  ): Promise<SubjectTokenRecord | undefined>;
   /** The token with this digest, consumed or expired included (to explain a refusal). */
   findByHash(tokenHash: string): Promise<SubjectTokenRecord | undefined>;
+  /** The token with this id, consumed or expired included. */
+  get(id: string): Promise<SubjectTokenRecord | undefined>;
   /** Delete tokens that expired before `before`. Resolves to how many were deleted. */
   purgeExpired(before: number): Promise<number>;
 }
@@ -241,6 +253,37 @@ export interface PersonalAccessTokenStore {
    * same statement (or transaction) if it does.
    */
   touch(id: string, now: number, event?: NewAuditEvent): Promise<boolean>;
+}
+
+/**
+ * The access tokens subject tokens were exchanged for (impersonations), by digest; each is
+ * recorded by `subjectTokens.consume`, together with the consumption.
+ *
+ * @example
+ * ```ts
+ * const live = await store.impersonationTokens.findActive(hashSecret(jwt), now);
+ * ```
+ */
+export interface ImpersonationTokenStore {
+  /** The token with this digest unless ended or expired at `now`. */
+  findActive(tokenHash: string, now: number): Promise<ImpersonationTokenRecord | undefined>;
+  /**
+   * End the selected impersonations, in one transaction: their unexpired tokens are ended and their
+   * unredeemed subject tokens consumed. `event` (given what changed) is recorded in the same
+   * transaction; `undefined` records none.
+   */
+  end(
+    selector: ImpersonationSelector,
+    now: number,
+    event: (ended: EndedImpersonations) => NewAuditEvent | undefined,
+  ): Promise<EndedImpersonations>;
+  /**
+   * End the live token with this digest when `applicationId` holds it (RFC 7009 revocation by its own
+   * client), recording `event` in the same statement (or transaction); resolves to whether it did.
+   */
+  revoke(tokenHash: string, applicationId: string, now: number, event: NewAuditEvent): Promise<boolean>;
+  /** Delete tokens that expired before `before`. Resolves to how many were deleted. */
+  purgeExpired(before: number): Promise<number>;
 }
 
 /** The audit trail of impersonation. */
@@ -454,6 +497,7 @@ export interface Store {
   readonly settings: SettingStore;
   readonly payloads: PayloadStore;
   readonly subjectTokens: SubjectTokenStore;
+  readonly impersonationTokens: ImpersonationTokenStore;
   readonly personalAccessTokens: PersonalAccessTokenStore;
   readonly auditEvents: AuditEventStore;
   readonly failures: FailureCounterStore;

@@ -39,6 +39,9 @@ const FIXED = [
   'console.assetMaxAge',
   'rateLimitTracking.maxKeys',
   'rateLimitTracking.keysPerStatement',
+  'impersonation.tokenTtl',
+  'impersonation.minTokenTtl',
+  'impersonation.maxTokenTtl',
 ];
 
 function leaves(tree: OptionTree | Readonly<Record<string, unknown>>, prefix = ''): string[] {

@@ -23,6 +23,8 @@ describe.each(DRIVERS)('%s', (driver) => {
     firstParty: true,
     tokenExchangeEnabled: false,
     dpopBoundAccessTokens: false,
+    requireActorToken: false,
+    impersonationTokenTtl: null,
     customData: {},
     secretUpdatedAt: 0,
     createdAt: 0,

@@ -296,7 +296,7 @@ describe.each(DRIVERS)('%s', (driver) => {
       expect(tokens).toMatchObject({
         issued_token_type: ACCESS_TOKEN,
         token_type: 'bearer',
-        expires_in: 3600,
+        expires_in: 300,
         scope: 'read:orders',
       });
       expect(tokens.refresh_token).toBeUndefined();
@@ -320,7 +320,7 @@ describe.each(DRIVERS)('%s', (driver) => {
         support_ticket: 'SUP-1234',
       });
       expect(body.claims.iat).toBeGreaterThanOrEqual(before);
-      expect(body.claims.exp - body.claims.iat).toBe(3600);
+      expect(body.claims.exp - body.claims.iat).toBe(300);
       expect(typeof body.claims.jti).toBe('string');
 
       // Single use: the same subject token cannot be exchanged again.

@@ -4,6 +4,7 @@
  */
 import { createVerifier } from '@gatehouse/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEFAULTS } from '../../src/config/defaults.js';
 import { tokenRequest } from '../helpers/agent.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import {
@@ -84,7 +85,7 @@ describe.each(DRIVERS)('%s', (driver) => {
         access_token: expect.any(String),
         issued_token_type: ACCESS_TOKEN_TYPE,
         token_type: 'Bearer',
-        expires_in: 3600,
+        expires_in: DEFAULTS.impersonation.tokenTtl,
         scope: 'read:orders',
       });
       const auth = await verifierFor(ORDERS).verify(res.body.access_token, { scopes: 'read:orders' });
@@ -98,17 +99,17 @@ describe.each(DRIVERS)('%s', (driver) => {
         aud: ORDERS,
         scope: 'read:orders',
       });
-      expect(auth.claims.exp! - auth.claims.iat!).toBe(3600);
+      expect(auth.claims.exp! - auth.claims.iat!).toBe(DEFAULTS.impersonation.tokenTtl);
       expect(auth.claims.jti).toMatch(/^[\w-]{20,}$/);
       expect(auth.actor).toBeUndefined();
       expect(auth.delegated).toBe(false);
     });
 
-    it("exp follows the resource's TTL", async () => {
+    it("exp is the impersonation lifetime (300 s by default), under the resource's TTL (600 s)", async () => {
       const res = await exchange(t, { ...subject(await mint()), resource: BILLING });
-      expect(res.body.expires_in).toBe(600);
+      expect(res.body.expires_in).toBe(300);
       const claims = payloadOf(res.body.access_token);
-      expect(claims.exp - claims.iat).toBe(600);
+      expect(claims.exp - claims.iat).toBe(300);
     });
 
     it('B1: a consumed subject token is refused', async () => {

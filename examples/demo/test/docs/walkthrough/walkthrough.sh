@@ -129,7 +129,7 @@ curl -s -u "$CONSOLE:$CONSOLE_SECRET" \
   http://localhost:3001/oidc/token > exchanged.json
 ACCESS_TOKEN=$(jq -r .access_token exchanged.json)
 check "the answer" "$(jq -c '[.issued_token_type, .token_type, .expires_in, .scope, has("refresh_token")]' exchanged.json)" \
-  '["urn:ietf:params:oauth:token-type:access_token","Bearer",3600,"read:orders",false]'
+  '["urn:ietf:params:oauth:token-type:access_token","Bearer",300,"read:orders",false]'
 check "the token: alice, acted for by sam, with the custom claims" \
   "$(claims "$ACCESS_TOKEN" | jq -c '[.sub, .act, .aud, .scope, .tenant, .support_ticket]')" \
   "[\"$ALICE\",{\"sub\":\"$ENGINEER\"},\"https://orders.example.com\",\"read:orders\",\"acme\",\"SUP-1234\"]"
@@ -177,5 +177,45 @@ api -X DELETE http://localhost:3001/api/users/$ALICE/personal-access-tokens/$PAT
 check "a revoked PAT is refused" "$(curl -s -d client_id=$SPA_ID -d grant_type=urn:ietf:params:oauth:grant-type:token-exchange \
   -d subject_token=$PAT -d subject_token_type=urn:gatehouse:params:oauth:token-type:personal_access_token \
   -d resource=https://orders.example.com http://localhost:3001/oidc/token | jq -r .error)" "invalid_request"
+
+# ---- docs/impersonation.md: Actor-required applications and lifetimes ------------------------------
+api -X PATCH -d '{"requireActorToken":true,"impersonationTokenTtl":120}' http://localhost:3001/api/applications/$CONSOLE_APP
+check "the console now requires actor tokens, with 2-minute impersonation tokens" \
+  "$(api http://localhost:3001/api/applications/$CONSOLE_APP | jq -c '[.requireActorToken, .impersonationTokenTtl]')" "[true,120]"
+mint() { curl -s -H "authorization: Bearer $M2M" -H 'content-type: application/json' \
+  -d "{\"userId\":\"$ALICE\"}" http://localhost:3001/api/subject-tokens | jq -r .subjectToken; }
+SUBJECT_TOKEN=$(mint)
+curl -s -u "$CONSOLE:$CONSOLE_SECRET" \
+  -d grant_type=urn:ietf:params:oauth:grant-type:token-exchange \
+  -d subject_token=$SUBJECT_TOKEN \
+  -d subject_token_type=urn:ietf:params:oauth:token-type:access_token \
+  -d resource=https://orders.example.com \
+  http://localhost:3001/oidc/token > refused.json
+check "without an actor token: refused" "$(jq -c '[.error, .error_description]' refused.json)" \
+  '["invalid_request","this application requires an actor token for every impersonation: send the acting user’s access token as actor_token"]'
+curl -s -u "$CONSOLE:$CONSOLE_SECRET" -d grant_type=urn:ietf:params:oauth:grant-type:token-exchange \
+  -d subject_token=$SUBJECT_TOKEN -d subject_token_type=urn:ietf:params:oauth:token-type:access_token \
+  -d actor_token=$ACTOR_TOKEN -d actor_token_type=urn:ietf:params:oauth:token-type:access_token \
+  -d resource=https://orders.example.com -d scope=read:orders http://localhost:3001/oidc/token > short.json
+check "with one: a 2-minute token, and expires_in says so" \
+  "$(claims "$(jq -r .access_token short.json)" | jq -c "[.exp - .iat, $(jq .expires_in short.json)]")" "[120,120]"
+ACCESS_TOKEN=$(jq -r .access_token short.json)
+
+# ---- docs/impersonation.md: Ending an impersonation ------------------------------------------------
+curl -s -u "$CONSOLE:$CONSOLE_SECRET" -d token=$ACCESS_TOKEN http://localhost:3001/oidc/token/introspection > before.json
+check "introspection: active, for alice, acted for by sam" "$(jq -c '[.active, .sub, .act.sub]' before.json)" \
+  "[true,\"$ALICE\",\"$ENGINEER\"]"
+api -d "{\"actorId\":\"$ENGINEER\"}" http://localhost:3001/api/impersonations/end
+curl -s -u "$CONSOLE:$CONSOLE_SECRET" -d token=$ACCESS_TOKEN http://localhost:3001/oidc/token/introspection
+check "introspection: no longer active" "$(curl -s -u "$CONSOLE:$CONSOLE_SECRET" -d token=$ACCESS_TOKEN \
+  http://localhost:3001/oidc/token/introspection | jq -c .)" '{"active":false}'
+check "an API that only verifies the JWT still accepts it until its exp" \
+  "$(curl -s -o /dev/null -w '%{http_code}' -H "authorization: Bearer $ACCESS_TOKEN" http://localhost:4000/orders)" "200"
+SUBJECT_TOKEN=$(mint)
+api -d "{\"subjectToken\":\"$SUBJECT_TOKEN\"}" http://localhost:3001/api/impersonations/end > ended.json
+check "ending an unredeemed subject token cancels it" "$(jq -c . ended.json)" '{"endedTokens":0,"cancelledSubjectTokens":1}'
+api "http://localhost:3001/api/audit-events?type=impersonation.ended" > ended-events.json
+check "the audit trail says who ended it" "$(jq -c '[.items[1].actorId, .items[1].details.endedBy.clientId, .items[1].details.users]' ended-events.json)" \
+  "[\"$ENGINEER\",\"$ADMIN_ID\",[\"$ALICE\"]]"
 
 echo "walkthrough complete"

@@ -10,6 +10,7 @@ import init from './0001-init.js';
 import impersonation from './0002-impersonation.js';
 import multiNode from './0003-multi-node.js';
 import dpop from './0004-dpop.js';
+import impersonationControl from './0006-impersonation-control.js';
 import webhooks from './0007-webhooks.js';
 import rolesClaim from './0008-roles-claim.js';
 import type { Migration } from './dialect.js';
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   impersonation,
   multiNode,
   dpop,
+  impersonationControl,
   webhooks,
   rolesClaim,
 ]);

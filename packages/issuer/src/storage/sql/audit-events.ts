@@ -48,8 +48,23 @@ async function recordIn(tx: Executor, event: NewAuditEvent, values: readonly unk
 }
 
 /**
+ * A further `INSERT … SELECT …` (no `FROM`) that belongs with a change: run with it, only when the
+ * change returned a row.
+ *
+ * @example
+ * ```ts
+ * const also: AlsoInsert = { sql: 'INSERT INTO t (a) SELECT CAST(? AS TEXT)', params: ['x'] };
+ * ```
+ */
+export interface AlsoInsert {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
+/**
  * Run `change` (a statement ending in `RETURNING *`) and, when it returned a row, record `event` in
- * the same statement (PostgreSQL) or transaction (SQLite). Resolves to the changed row.
+ * the same statement (PostgreSQL) or transaction (SQLite), and run `also` there too. Resolves to the
+ * changed row.
  *
  * @example
  * ```ts
@@ -62,20 +77,23 @@ export async function changeWithEvent(
   params: readonly unknown[],
   event: NewAuditEvent | undefined,
   now: number,
+  also?: AlsoInsert,
 ): Promise<Row | undefined> {
   if (event === undefined) return db.one(change, params);
   const values = eventParams(event, now);
   if (db.dialect.writableCte) {
     const queued = queueDeliveries(event, now, ' AND EXISTS (SELECT 1 FROM changed)');
+    const extra = also === undefined ? '' : `, also AS (${also.sql} FROM changed)`;
     return db.one(
-      `WITH changed AS (${change}), recorded AS (${INSERT_EVENT} FROM changed)${queued ? `, queued AS (${queued.sql})` : ''}
+      `WITH changed AS (${change}), recorded AS (${INSERT_EVENT} FROM changed)${extra}${queued ? `, queued AS (${queued.sql})` : ''}
        SELECT * FROM changed`,
-      [...params, ...values, ...(queued?.params ?? [])],
+      [...params, ...values, ...(also?.params ?? []), ...(queued?.params ?? [])],
     );
   }
   return db.transaction(async (tx) => {
     const row = await tx.one(change, params);
     if (row !== undefined) await recordIn(tx, event, values, now);
+    if (row !== undefined && also !== undefined) await tx.run(also.sql, also.params);
     return row;
   });
 }

@@ -10,6 +10,7 @@ import type { Store } from '../store.js';
 import { applicationStore } from './applications.js';
 import { auditEventStore } from './audit-events.js';
 import { failureCounterStore } from './failure-counters.js';
+import { impersonationTokenStore } from './impersonation-tokens.js';
 import { payloadStore } from './payloads.js';
 import { personalAccessTokenStore } from './personal-access-tokens.js';
 import { resourceStore } from './resources.js';
@@ -79,6 +80,7 @@ export function createSqlStore(db: Executor, parts: DriverParts): Store {
     settings: settingStore(db),
     payloads: payloadStore(db),
     subjectTokens: subjectTokenStore(db),
+    impersonationTokens: impersonationTokenStore(db),
     personalAccessTokens: personalAccessTokenStore(db),
     auditEvents: auditEventStore(db),
     failures: failureCounterStore(db),

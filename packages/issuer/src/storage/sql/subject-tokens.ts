@@ -11,6 +11,7 @@ import type { Executor } from '../executor.js';
 import { toSubjectToken } from '../rows.js';
 import type { SubjectTokenStore } from '../store.js';
 import { changeWithEvent } from './audit-events.js';
+import { insertImpersonationToken } from './impersonation-tokens.js';
 import { table } from './table.js';
 
 const CONSUME = `UPDATE subject_tokens SET consumed_at = ?
@@ -28,11 +29,13 @@ const CONSUME = `UPDATE subject_tokens SET consumed_at = ?
 export function subjectTokenStore(db: Executor): SubjectTokenStore {
   const tokens = table(db, 'subject_tokens', toSubjectToken);
   return {
-    consume: async (tokenHash, now, event) => {
-      const row = await changeWithEvent(db, CONSUME, [now, tokenHash, now], event, now);
+    consume: async (tokenHash, now, event, issued) => {
+      const also = issued === undefined ? undefined : insertImpersonationToken(issued, now);
+      const row = await changeWithEvent(db, CONSUME, [now, tokenHash, now], event, now, also);
       return row && toSubjectToken(row);
     },
     findByHash: (tokenHash) => tokens.find('token_hash = ?', [tokenHash]),
+    get: (id) => tokens.get(id),
     purgeExpired: (before) => db.run('DELETE FROM subject_tokens WHERE expires_at < ?', [before]),
     create: (token, now) => tokens.insert(newSubjectTokenColumns(token), now),
   };
