@@ -61,12 +61,14 @@ describe.each(DRIVERS)('%s', (driver) => {
     return res.body.access_token as string;
   }
 
-  it('a confidential client introspects any impersonation token; a public one only its own', async () => {
+  it('a confidential M2M client introspects any impersonation token; a web app or a public one only its own', async () => {
     const consoles = await impersonationToken(teWeb);
     const spas = await impersonationToken(null);
+    const worker = { clientId: 'worker', clientSecret: SECRETS.worker };
+    expect((await introspect(consoles, worker)).active).toBe(true);
+    expect((await introspect(spas, worker)).active).toBe(true);
     const web = { clientId: 'web-app', clientSecret: SECRETS.web };
-    expect((await introspect(consoles, web)).active).toBe(true);
-    expect((await introspect(spas, web)).active).toBe(true);
+    expect(await introspect(spas, web)).toEqual({ active: false });
     expect(await introspect(spas, { clientId: 'te-spa' })).toMatchObject({
       active: true,
       client_id: 'te-spa',

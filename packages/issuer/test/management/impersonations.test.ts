@@ -28,7 +28,7 @@ describe.each(DRIVERS)('%s', (driver) => {
   let sam: string;
   let samToken: string;
   let daveToken: string;
-  /** openid-client as a confidential application that introspects. */
+  /** openid-client as a confidential Machine-to-Machine application (a resource server) that introspects. */
   let introspector: client.Configuration;
 
   beforeAll(async () => {
@@ -41,7 +41,7 @@ describe.each(DRIVERS)('%s', (driver) => {
     sam = await userId(t, 'sam');
     samToken = (await signedInTokens(t, 'sam')).access_token;
     daveToken = (await signedInTokens(t, 'dave')).access_token;
-    introspector = await client.discovery(new URL(`${t.baseUrl}/oidc`), 'web-app', SECRETS.web, undefined, {
+    introspector = await client.discovery(new URL(`${t.baseUrl}/oidc`), 'worker', SECRETS.worker, undefined, {
       execute: [client.allowInsecureRequests],
     });
   });
