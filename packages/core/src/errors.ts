@@ -36,6 +36,8 @@ export type AuthErrorReason =
   | 'actor'
   | 'delegation_not_allowed'
   | 'insufficient_scope'
+  | 'acr_not_accepted'
+  | 'auth_time_too_old'
   | 'jwks_unavailable'
   | 'bound_token'
   | 'not_bound'
@@ -66,7 +68,8 @@ export type OAuthErrorCode =
   | 'insufficient_scope'
   | 'access_denied'
   | 'invalid_dpop_proof'
-  | 'use_dpop_nonce';
+  | 'use_dpop_nonce'
+  | 'insufficient_user_authentication';
 
 const DESCRIPTIONS: Readonly<Record<AuthErrorReason, string>> = Object.freeze({
   missing_token: 'No access token was provided',
@@ -87,6 +90,8 @@ const DESCRIPTIONS: Readonly<Record<AuthErrorReason, string>> = Object.freeze({
   actor: 'The access token actor (act) claim is invalid',
   delegation_not_allowed: 'Delegated (impersonation) access tokens are not accepted here',
   insufficient_scope: 'The access token does not grant the required scope',
+  acr_not_accepted: 'The user authentication behind the access token is not strong enough for this resource',
+  auth_time_too_old: 'The user authentication behind the access token is not recent enough for this resource',
   jwks_unavailable: 'The signing keys cannot be retrieved right now; try again later',
   bound_token: 'The access token is bound to a DPoP key and must be sent with the DPoP scheme and a proof',
   not_bound: 'The access token is not bound to a DPoP key',
@@ -249,6 +254,48 @@ export class InsufficientScopeError extends AuthError {
       error: this.code,
       errorDescription: this.description,
       scope: this.requiredScopes.join(' '),
+    });
+  }
+}
+
+/**
+ * 401 `insufficient_user_authentication` (RFC 9470 §3): the token is valid, but the user's sign-in
+ * behind it is not strong enough (`acr` not among the route's `acrValues`) or not recent enough
+ * (`auth_time` older than the route's `maxAge`). The challenge names what the route needs
+ * (`acr_values="…"`, `max_age="…"`), so the client can sign the user in again with those values.
+ *
+ * @example
+ * ```ts
+ * import { InsufficientUserAuthenticationError } from '@gatehouse/core';
+ *
+ * if (err instanceof InsufficientUserAuthenticationError) {
+ *   await client.signIn({ acrValues: err.acrValues, maxAge: err.maxAge });
+ * }
+ * ```
+ */
+export class InsufficientUserAuthenticationError extends AuthError {
+  readonly status = 401;
+  readonly code = 'insufficient_user_authentication' as const;
+  declare readonly reason: 'acr_not_accepted' | 'auth_time_too_old';
+  /** The authentication context classes the route accepts, in order of preference (empty: any). */
+  readonly acrValues: readonly string[];
+  /** The oldest sign-in the route accepts, in seconds since `auth_time`, or `undefined` for any. */
+  readonly maxAge: number | undefined;
+  constructor(
+    reason: 'acr_not_accepted' | 'auth_time_too_old',
+    required: { readonly acrValues?: readonly string[] | undefined; readonly maxAge?: number | undefined },
+    context?: ErrorContext,
+  ) {
+    super(reason, context);
+    this.acrValues = Object.freeze([...(required.acrValues ?? [])]);
+    this.maxAge = required.maxAge;
+  }
+  override get wwwAuthenticate(): string {
+    return challenges(this.context, {
+      error: this.code,
+      errorDescription: this.description,
+      acrValues: this.acrValues.length === 0 ? undefined : this.acrValues.join(' '),
+      maxAge: this.maxAge === undefined ? undefined : String(this.maxAge),
     });
   }
 }
@@ -437,6 +484,7 @@ export type AnyAuthError =
   | InvalidTokenError
   | MissingTokenError
   | InsufficientScopeError
+  | InsufficientUserAuthenticationError
   | ForbiddenError
   | KeysUnavailableError
   | InvalidDpopProofError

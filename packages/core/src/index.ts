@@ -51,6 +51,7 @@ export {
   type ErrorContext,
   ForbiddenError,
   InsufficientScopeError,
+  InsufficientUserAuthenticationError,
   InvalidDpopProofError,
   InvalidRequestError,
   InvalidTokenError,
@@ -94,6 +95,14 @@ export {
   type SharedVerifierOptions,
 } from './resource-metadata.js';
 export { hasScopes, parseScopes, type ScopeMode, toScopeList } from './scopes.js';
+export {
+  checkStepUp,
+  resolveStepUp,
+  resolveStepUpRequirement,
+  STEP_UP_OPTIONS,
+  type StepUpOptions,
+  type StepUpRequirement,
+} from './step-up.js';
 export { certificateThumbprint, jwkThumbprint } from './thumbprint.js';
 export type { AccessTokenClaims, Actor, Algorithm, AuthInfo, Confirmation, RequestLike } from './types.js';
 export {
