@@ -12,6 +12,7 @@
  * | `GET  /scoped/any`        | requireAuth; requireScope `read:users write:users` (any)               |
  * | `GET  /no-delegation`     | requireAuth refusing delegated tokens                                  |
  * | `GET  /no-delegation/scoped` | requireAuth; requireScope `read:users`, refusing delegated tokens   |
+ * | `GET  /step-up`           | requireAuth; requireScope `read:users` with {@link STEP_UP} (RFC 9470)  |
  * | `POST /form`              | form body parser; requireAuth                                          |
  * | the RFC 9728 document     | served when the setup has `resourceMetadata`                           |
  *
@@ -29,7 +30,7 @@ import type { AddressInfo } from 'node:net';
 import { Server as TlsServer } from 'node:tls';
 import type { ResourceMetadataOptions, Verifier } from '@gatehouse/core';
 
-export { describeAuth, SCOPES } from './describe.js';
+export { ACR, describeAuth, SCOPES, STEP_UP } from './describe.js';
 
 /** The frameworks under test. */
 export const FRAMEWORKS = ['express', 'fastify', 'koa', 'nestjs-express', 'nestjs-fastify'] as const;

@@ -5,7 +5,15 @@
  */
 import { requireAuth, requireScope } from '@gatehouse/express';
 import express from 'express';
-import { type AppSetup, createNodeServer, describeAuth, listen, type RunningApp, SCOPES } from './app.js';
+import {
+  type AppSetup,
+  createNodeServer,
+  describeAuth,
+  listen,
+  type RunningApp,
+  SCOPES,
+  STEP_UP,
+} from './app.js';
 
 /** Start the Express app of the suite. */
 export function startExpress(setup: AppSetup): Promise<RunningApp> {
@@ -28,6 +36,7 @@ export function startExpress(setup: AppSetup): Promise<RunningApp> {
   app.get('/scoped/any', auth, requireScope(SCOPES.pair, { mode: 'any' }), reply);
   app.get('/no-delegation', noDelegation, reply);
   app.get('/no-delegation/scoped', auth, requireScope(SCOPES.one, { allowDelegation: false }), reply);
+  app.get('/step-up', auth, requireScope(SCOPES.one, STEP_UP), reply);
   app.post('/form', express.urlencoded({ extended: false }), auth, reply);
   return listen(createNodeServer(setup, app));
 }

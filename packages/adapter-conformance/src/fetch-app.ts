@@ -16,7 +16,7 @@ import {
   type Verifier,
   type VerifyOptions,
 } from '@gatehouse/core';
-import { describeAuth, SCOPES } from './describe.js';
+import { describeAuth, SCOPES, STEP_UP } from './describe.js';
 
 /** What the handler is built from: the verifier, the public origin and the RFC 9728 document to serve. */
 export interface FetchSetup {
@@ -52,6 +52,7 @@ const ROUTES: Readonly<Record<string, Route>> = {
     authenticate: {},
     scopes: { scopes: SCOPES.one, allowDelegation: false },
   },
+  '/step-up': { method: 'GET', authenticate: {}, scopes: { scopes: SCOPES.one, ...STEP_UP } },
   '/form': { method: 'POST', authenticate: {} },
 };
 

@@ -7,7 +7,7 @@
 import type { ResourceMetadataOptions, Verifier } from '@gatehouse/core';
 import { requireAuth, requireScope } from '@gatehouse/hono';
 import { type Context, Hono } from 'hono';
-import { describeAuth, SCOPES } from './describe.js';
+import { describeAuth, SCOPES, STEP_UP } from './describe.js';
 
 /** What the app is built from. */
 export interface HonoSetup {
@@ -41,6 +41,7 @@ export function createHonoApp(setup: HonoSetup): Hono {
   app.get('/scoped/any', auth, requireScope(SCOPES.pair, { mode: 'any' }), reply);
   app.get('/no-delegation', noDelegation, reply);
   app.get('/no-delegation/scoped', auth, requireScope(SCOPES.one, { allowDelegation: false }), reply);
+  app.get('/step-up', auth, requireScope(SCOPES.one, STEP_UP), reply);
   app.post('/form', auth, reply);
   return app;
 }

@@ -7,7 +7,15 @@ import { requireAuth, requireScope } from '@gatehouse/koa';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
-import { type AppSetup, createNodeServer, describeAuth, listen, type RunningApp, SCOPES } from './app.js';
+import {
+  type AppSetup,
+  createNodeServer,
+  describeAuth,
+  listen,
+  type RunningApp,
+  SCOPES,
+  STEP_UP,
+} from './app.js';
 
 /** Start the Koa app of the suite. */
 export function startKoa(setup: AppSetup): Promise<RunningApp> {
@@ -28,6 +36,7 @@ export function startKoa(setup: AppSetup): Promise<RunningApp> {
   router.get('/scoped/any', auth, requireScope(SCOPES.pair, { mode: 'any' }), reply);
   router.get('/no-delegation', noDelegation, reply);
   router.get('/no-delegation/scoped', auth, requireScope(SCOPES.one, { allowDelegation: false }), reply);
+  router.get('/step-up', auth, requireScope(SCOPES.one, STEP_UP), reply);
   router.post('/form', bodyParser({ enableTypes: ['form'] }), auth, reply);
 
   const app = new Koa();

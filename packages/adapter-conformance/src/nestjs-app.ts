@@ -22,6 +22,7 @@ import {
   listen,
   type RunningApp,
   SCOPES,
+  STEP_UP,
   tlsOptions,
 } from './app.js';
 
@@ -72,6 +73,12 @@ class SuiteController {
   @Get('no-delegation/scoped')
   @RequireScope(SCOPES.one, { allowDelegation: false })
   noDelegationScoped(@Auth() auth: AuthInfo) {
+    return describeAuth(auth);
+  }
+
+  @Get('step-up')
+  @RequireScope(SCOPES.one, STEP_UP)
+  stepUp(@Auth() auth: AuthInfo) {
     return describeAuth(auth);
   }
 
