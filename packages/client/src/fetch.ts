@@ -10,6 +10,7 @@
 import * as oauth from 'oauth4webapi';
 import type { Context } from './internal/context.js';
 import { insecureAllowed, parseUrl } from './internal/url.js';
+import { rememberChallenges } from './step-up.js';
 import type { TokenManager } from './tokens.js';
 
 /**
@@ -106,7 +107,10 @@ export async function resourceFetch(
     }
   } catch (err) {
     // Any other challenge (401, 403) is the API's answer to the caller, not an error of the client.
-    if (err instanceof oauth.WWWAuthenticateChallengeError) return err.response;
+    if (err instanceof oauth.WWWAuthenticateChallengeError) {
+      rememberChallenges(err.response, err.cause);
+      return err.response;
+    }
     throw err;
   }
 }

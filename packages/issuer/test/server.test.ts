@@ -178,6 +178,7 @@ describe('createIssuer on PostgreSQL: instances sharing one database', () => {
     auditEvents: real.auditEvents,
     failures: real.failures,
     tokenRequests: real.tokenRequests,
+    totpFactors: real.totpFactors,
   });
 
   /** Instance A (a test issuer) and instance B (same public baseUrl, its own port) on one database. */

@@ -16,13 +16,25 @@ import type { Provider } from 'oidc-provider';
 import type { Logger } from 'pino';
 import { DEFAULTS, OIDC_SCOPES } from '../config/defaults.js';
 import type { ResolvedConfig } from '../config/schema.js';
+import { ACR_VALUES, requiredAcr } from '../config/step-up.js';
 import { readForm, sendHtml } from '../internal/http.js';
 import type { Protection } from '../protection/protection.js';
 import type { Store } from '../storage/store.js';
+import {
+  codeStep,
+  enrolmentUri,
+  newSecret,
+  openSecret,
+  readPasswordStep,
+  sealSecret,
+  signPasswordStep,
+  TOTP_DEFAULTS,
+} from './totp.js';
 import { renderConsent } from './views/consent.js';
 import { PAGE_HEADERS } from './views/layout.js';
 import { renderLogin } from './views/login.js';
 import { renderError } from './views/message.js';
+import { renderTotp } from './views/totp.js';
 
 /** Fixed sign-in messages. */
 export const LOGIN_MESSAGES = Object.freeze({
@@ -32,6 +44,10 @@ export const LOGIN_MESSAGES = Object.freeze({
   /** `{wait}` is replaced by the time left, e.g. "15 minutes". */
   locked: 'Too many failed sign-in attempts. Try again in {wait}.',
   busy: 'Too many sign-in attempts are being processed right now. Try again in a moment.',
+  /** The second step (one-time code). */
+  wrongCode: 'The code is incorrect or has already been used. Enter the current code from your app.',
+  tooManyCodes: 'Too many incorrect codes. Try again in {wait}.',
+  factorUnavailable: 'Your authenticator app cannot be checked right now. Contact your administrator.',
 });
 
 /** "45 seconds", "1 minute", "15 minutes". */
@@ -52,6 +68,8 @@ export interface InteractionDeps {
   readonly csrfKey: Buffer;
   /** Client addresses and sign-in throttling. */
   readonly protection: Pick<Protection, 'address' | 'signIn'>;
+  /** The cookie keys, newest first: TOTP secrets are sealed under keys derived from them. */
+  readonly cookieKeys: readonly string[];
 }
 
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -123,6 +141,62 @@ export function createInteractionRoutes(deps: InteractionDeps) {
       if (refused.length > 0) grant.rejectResourceScope(indicator, refused);
     }
     return grant.save();
+  }
+
+  /** End the sign-in at level `acr` (RFC 9470): a first-party application's consent is given at once. */
+  async function finishLogin(
+    req: IncomingMessage,
+    res: ServerResponse,
+    details: Details,
+    accountId: string,
+    acr: string,
+  ): Promise<void> {
+    const provider = deps.provider();
+    const amr = acr === ACR_VALUES.mfa ? ['pwd', 'otp'] : ['pwd'];
+    log.info({ event: 'login.success', userId: accountId, acr }, 'signed in');
+    const result: Parameters<Provider['interactionFinished']>[2] = { login: { accountId, acr, amr } };
+    if (await isFirstParty(details.params.client_id)) {
+      result.consent = { grantId: await grantFor(provider, details, accountId) };
+    }
+    return provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
+  }
+
+  const now = () => Math.floor(Date.now() / 1000);
+  const codeFailures = (accountId: string) => `totp:${accountId}`;
+
+  /**
+   * The code page after the password step: enrolment first (a new secret, shown once) when the user has
+   * no confirmed factor and `fresh` (a password step just succeeded), else the code form.
+   */
+  async function codePage(
+    res: ServerResponse,
+    status: number,
+    details: Details,
+    name: string,
+    user: { readonly id: string; readonly username: string },
+    fresh: boolean,
+    error?: string,
+  ): Promise<void> {
+    let factor = await store.totpFactors.get(user.id);
+    if (factor === undefined || (!factor.confirmed && fresh))
+      factor = await store.totpFactors.begin(user.id, sealSecret(newSecret(), deps.cookieKeys), now());
+    const secret = factor.confirmed ? undefined : openSecret(factor.secret, deps.cookieKeys);
+    return page(
+      res,
+      status,
+      renderTotp({
+        action: `${base}/${details.uid}/totp`,
+        abortAction: `${base}/${details.uid}/abort`,
+        csrf: csrfFor(details.uid),
+        step: signPasswordStep(deps.csrfKey, details.uid, user.id, now() + TOTP_DEFAULTS.stepLifetime),
+        clientName: name,
+        enrolment:
+          secret === undefined
+            ? undefined
+            : { key: secret, uri: enrolmentUri(secret, user.username, new URL(config.baseUrl).host) },
+        error,
+      }),
+    );
   }
 
   async function isFirstParty(clientId: unknown): Promise<boolean> {
@@ -217,12 +291,53 @@ export function createInteractionRoutes(deps: InteractionDeps) {
       return page(res, 401, loginView(details, name, { identifier, error: LOGIN_MESSAGES[outcome.kind] }));
     }
     const user = outcome.user;
-    log.info({ event: 'login.success', userId: user.id }, 'signed in');
-    const result: Parameters<Provider['interactionFinished']>[2] = { login: { accountId: user.id } };
-    if (await isFirstParty(details.params.client_id)) {
-      result.consent = { grantId: await grantFor(provider, details, user.id) };
+    if (requiredAcr(details.params.acr_values) === ACR_VALUES.mfa)
+      return codePage(res, 200, details, name, user, true);
+    return finishLogin(req, res, details, user.id, ACR_VALUES.password);
+  }
+
+  /** The second step: a one-time code for the account whose password step the signed field proves. */
+  async function totp(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
+    const provider = deps.provider();
+    const form = await readForm(req, DEFAULTS.interactions.maxFormBytes);
+    const details = await provider.interactionDetails(req, res);
+    const accountId =
+      details.uid === uid && csrfValid(uid, form.get('csrf'))
+        ? readPasswordStep(deps.csrfKey, uid, form.get('step'), now())
+        : undefined;
+    const user = accountId === undefined ? undefined : await store.users.get(accountId);
+    if (user === undefined || user.suspended || details.prompt.name !== 'login')
+      return fail(res, 403, 'invalid_request', 'The form has expired. Start signing in again.');
+    const name = await clientName(details.params.client_id);
+    const key = codeFailures(user.id);
+    const failures = await store.failures.get(key, now());
+    if (failures !== undefined && failures.count >= TOTP_DEFAULTS.maxFailures) {
+      const wait = Math.max(1, failures.endsAt - now());
+      res.setHeader('retry-after', String(wait));
+      return codePage(
+        res,
+        429,
+        details,
+        name,
+        user,
+        false,
+        LOGIN_MESSAGES.tooManyCodes.replace('{wait}', duration(wait)),
+      );
     }
-    return provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
+    const factor = await store.totpFactors.get(user.id);
+    const secret = factor === undefined ? undefined : openSecret(factor.secret, deps.cookieKeys);
+    if (secret === undefined) {
+      log.warn({ event: 'login.totp_unavailable', userId: user.id }, 'TOTP secret cannot be opened');
+      return fail(res, 503, 'temporarily_unavailable', LOGIN_MESSAGES.factorUnavailable);
+    }
+    const step = codeStep(secret, (form.get('code') ?? '').trim(), Date.now());
+    if (step === undefined || !(await store.totpFactors.accept(user.id, step, now()))) {
+      await store.failures.increment(key, now(), TOTP_DEFAULTS.failureWindow);
+      log.info({ event: 'login.totp_failed', userId: user.id }, 'wrong one-time code');
+      return codePage(res, 401, details, name, user, false, LOGIN_MESSAGES.wrongCode);
+    }
+    await store.failures.reset(key);
+    return finishLogin(req, res, details, user.id, ACR_VALUES.mfa);
   }
 
   async function consent(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
@@ -264,7 +379,7 @@ export function createInteractionRoutes(deps: InteractionDeps) {
     res: ServerResponse,
     path: string,
   ): Promise<boolean> {
-    const match = /^\/interaction\/([A-Za-z0-9_-]{1,64})(?:\/(login|consent|abort))?$/.exec(path);
+    const match = /^\/interaction\/([A-Za-z0-9_-]{1,64})(?:\/(login|consent|abort|totp))?$/.exec(path);
     if (match === null) return false;
     const [, uid, action] = match as unknown as [string, string, string | undefined];
     try {
@@ -277,6 +392,7 @@ export function createInteractionRoutes(deps: InteractionDeps) {
       else if (!sameOrigin(req)) fail(res, 403, 'invalid_request', 'Cross-site form submission refused.');
       else if (action === 'login') await login(req, res, uid);
       else if (action === 'consent') await consent(req, res, uid);
+      else if (action === 'totp') await totp(req, res, uid);
       else await abort(req, res, uid);
     } catch (err) {
       const name = (err as { name?: string }).name;

@@ -40,6 +40,7 @@ export const COPIED_TABLES: ReadonlyArray<{ readonly name: string; readonly orde
   { name: 'audit_events', order: 'insertion' },
   { name: 'oidc_payloads', order: 'model, id' },
   { name: 'failure_counters', order: 'key' },
+  { name: 'totp_factors', order: 'user_id' },
 ]);
 
 /**

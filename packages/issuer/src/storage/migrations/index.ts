@@ -9,6 +9,7 @@ import * as init from './0001-init.js';
 import * as impersonation from './0002-impersonation.js';
 import * as multiNode from './0003-multi-node.js';
 import * as dpop from './0004-dpop.js';
+import * as totp from './0005-totp.js';
 
 /** One migration: a sortable version and the SQL it runs, per dialect. */
 export interface Migration {
@@ -20,4 +21,4 @@ export interface Migration {
 }
 
 /** Every migration, oldest first. */
-export const MIGRATIONS: readonly Migration[] = Object.freeze([init, impersonation, multiNode, dpop]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([init, impersonation, multiNode, dpop, totp]);

@@ -18,6 +18,7 @@ import { settingStore } from './settings.js';
 import { type KeyChanges, signingKeyStore } from './signing-keys.js';
 import { subjectTokenStore } from './subject-tokens.js';
 import { tokenRequestStore } from './token-requests.js';
+import { totpFactorStore } from './totp-factors.js';
 import { userStore } from './users.js';
 
 /**
@@ -82,6 +83,7 @@ export function createSqlStore(db: Executor, parts: DriverParts): Store {
     auditEvents: auditEventStore(db),
     failures: failureCounterStore(db),
     tokenRequests: tokenRequestStore(db),
+    totpFactors: totpFactorStore(db),
   };
   EXECUTORS.set(store, db);
   return store;
