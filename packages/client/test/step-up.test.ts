@@ -76,6 +76,19 @@ describe('stepUpChallenge()', () => {
     expect(stepUpChallenge(res)).toEqual({ acrValues: [MFA], maxAge: 300 });
   });
 
+  it('docs/step-up.md: the client answers the challenge by signing in again with its values', async () => {
+    const client = await signedInClient(world);
+    const api = stepUpApi.url;
+    const res = await client.fetch(ORDERS, `${api}/payments`, { method: 'POST' });
+    const stepUp = stepUpChallenge(res);
+    if (stepUp !== undefined) {
+      // In a browser this navigates to the issuer, which asks for the password and a one-time code.
+      const url = await client.signIn({ acrValues: stepUp.acrValues, maxAge: stepUp.maxAge });
+      expect(url.searchParams.get('acr_values')).toBe(MFA);
+    }
+    expect(stepUp).toBeDefined();
+  });
+
   it('is undefined for any other answer: 403 insufficient_scope, 200, a response it did not see', async () => {
     const client = await signedInClient(world);
     const forbidden = await client.fetch(ORDERS, `${plainApi.url}/orders`);
