@@ -28,7 +28,6 @@ import {
   readPasswordStep,
   sealSecret,
   signPasswordStep,
-  TOTP_DEFAULTS,
 } from './totp.js';
 import { renderConsent } from './views/consent.js';
 import { PAGE_HEADERS } from './views/layout.js';
@@ -188,7 +187,7 @@ export function createInteractionRoutes(deps: InteractionDeps) {
         action: `${base}/${details.uid}/totp`,
         abortAction: `${base}/${details.uid}/abort`,
         csrf: csrfFor(details.uid),
-        step: signPasswordStep(deps.csrfKey, details.uid, user.id, now() + TOTP_DEFAULTS.stepLifetime),
+        step: signPasswordStep(deps.csrfKey, details.uid, user.id, now() + DEFAULTS.totp.stepLifetime),
         clientName: name,
         enrolment:
           secret === undefined
@@ -311,7 +310,7 @@ export function createInteractionRoutes(deps: InteractionDeps) {
     const name = await clientName(details.params.client_id);
     const key = codeFailures(user.id);
     const failures = await store.failures.get(key, now());
-    if (failures !== undefined && failures.count >= TOTP_DEFAULTS.maxFailures) {
+    if (failures !== undefined && failures.count >= DEFAULTS.totp.maxFailures) {
       const wait = Math.max(1, failures.endsAt - now());
       res.setHeader('retry-after', String(wait));
       return codePage(
@@ -332,7 +331,7 @@ export function createInteractionRoutes(deps: InteractionDeps) {
     }
     const step = codeStep(secret, (form.get('code') ?? '').trim(), Date.now());
     if (step === undefined || !(await store.totpFactors.accept(user.id, step, now()))) {
-      await store.failures.increment(key, now(), TOTP_DEFAULTS.failureWindow);
+      await store.failures.increment(key, now(), DEFAULTS.totp.failureWindow);
       log.info({ event: 'login.totp_failed', userId: user.id }, 'wrong one-time code');
       return codePage(res, 401, details, name, user, false, LOGIN_MESSAGES.wrongCode);
     }

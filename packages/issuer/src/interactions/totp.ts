@@ -9,8 +9,8 @@
  *   node:crypto's AEAD is used directly: no library adds anything to a 12-line seal/open pair.
  * - The password step is carried to the code step in a signed, expiring form field bound to the
  *   interaction (an HMAC under the CSRF key), never in the clear and never the secret itself.
- * - Wrong codes count in the shared failure counters: {@link TOTP_DEFAULTS}`.maxFailures` in a window
- *   lock the code step for the user until the window ends.
+ * - Wrong codes count in the shared failure counters: `maxFailures` in a window
+ *   lock the code step for the user until the window ends. Tunables: `DEFAULTS.totp`.
  *
  * Neither the secret nor a code is ever logged.
  *
@@ -18,24 +18,7 @@
  */
 import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-
-/** Tunables of the TOTP factor. */
-export const TOTP_DEFAULTS = Object.freeze({
-  /** Seconds per code (RFC 6238's default, what authenticator apps use). */
-  period: 30,
-  digits: 6,
-  algorithm: 'SHA1',
-  /** Steps accepted either side of now, for clock drift. */
-  window: 1,
-  /** Random bytes of a new secret (160 bits, RFC 4226 §4's recommendation). */
-  secretBytes: 20,
-  /** Seconds the signed password step stays valid on the code page. */
-  stepLifetime: 300,
-  /** Wrong codes allowed per user in {@link TOTP_DEFAULTS.failureWindow}. */
-  maxFailures: 5,
-  /** Seconds of the failure window. */
-  failureWindow: 900,
-});
+import { DEFAULTS } from '../config/defaults.js';
 
 const VERSION = 'v1';
 
@@ -95,7 +78,7 @@ export function openSecret(sealed: string, cookieKeys: readonly string[]): strin
  * ```
  */
 export function newSecret(): string {
-  return new Secret({ size: TOTP_DEFAULTS.secretBytes }).base32;
+  return new Secret({ size: DEFAULTS.totp.secretBytes }).base32;
 }
 
 const totpOf = (base32: string, label = 'user', issuer = '') =>
@@ -103,9 +86,9 @@ const totpOf = (base32: string, label = 'user', issuer = '') =>
     issuer,
     label,
     secret: Secret.fromBase32(base32),
-    algorithm: TOTP_DEFAULTS.algorithm,
-    digits: TOTP_DEFAULTS.digits,
-    period: TOTP_DEFAULTS.period,
+    algorithm: DEFAULTS.totp.algorithm,
+    digits: DEFAULTS.totp.digits,
+    period: DEFAULTS.totp.period,
   });
 
 /**
@@ -121,7 +104,7 @@ export function enrolmentUri(base32: string, account: string, issuer: string): s
 }
 
 /**
- * The time step a code is valid for (within {@link TOTP_DEFAULTS.window} of `nowMs`), or `undefined`
+ * The time step a code is valid for (within `DEFAULTS.totp.window` of `nowMs`), or `undefined`
  * for a wrong or malformed code.
  *
  * @example
@@ -132,9 +115,9 @@ export function enrolmentUri(base32: string, account: string, issuer: string): s
  */
 export function codeStep(base32: string, code: string, nowMs: number): number | undefined {
   if (!/^\d{6}$/.test(code)) return undefined;
-  const delta = totpOf(base32).validate({ token: code, timestamp: nowMs, window: TOTP_DEFAULTS.window });
+  const delta = totpOf(base32).validate({ token: code, timestamp: nowMs, window: DEFAULTS.totp.window });
   if (delta === null) return undefined;
-  return TOTP.counter({ period: TOTP_DEFAULTS.period, timestamp: nowMs }) + delta;
+  return TOTP.counter({ period: DEFAULTS.totp.period, timestamp: nowMs }) + delta;
 }
 
 /**
@@ -143,7 +126,7 @@ export function codeStep(base32: string, code: string, nowMs: number): number | 
  *
  * @example
  * ```ts
- * const step = signPasswordStep(csrfKey, uid, user.id, now + TOTP_DEFAULTS.stepLifetime);
+ * const step = signPasswordStep(csrfKey, uid, user.id, now + DEFAULTS.totp.stepLifetime);
  * ```
  */
 export function signPasswordStep(key: Buffer, uid: string, accountId: string, expires: number): string {

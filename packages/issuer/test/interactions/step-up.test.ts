@@ -6,9 +6,9 @@
  */
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULTS } from '../../src/config/defaults.js';
 import { ACR_VALUES } from '../../src/config/step-up.js';
 import { LOGIN_MESSAGES } from '../../src/interactions/routes.js';
-import { TOTP_DEFAULTS } from '../../src/interactions/totp.js';
 import { escapeHtml } from '../../src/interactions/views/layout.js';
 import { executorOf } from '../../src/storage/sql/index.js';
 import {
@@ -33,7 +33,7 @@ const actionOf = (page: AgentResponse, baseUrl: string) =>
 const keyOf = (page: AgentResponse) =>
   /<code id="totp-key">([A-Z2-7 ]+)<\/code>/.exec(page.text)![1]!.replaceAll(' ', '');
 const codeFor = (key: string, timestamp = Date.now()) =>
-  TOTP.generate({ secret: Secret.fromBase32(key), timestamp, period: TOTP_DEFAULTS.period });
+  TOTP.generate({ secret: Secret.fromBase32(key), timestamp, period: DEFAULTS.totp.period });
 
 describe.each(DRIVERS)('%s', (driver) => {
   let t: TestIssuer;
@@ -163,7 +163,7 @@ describe.each(DRIVERS)('%s', (driver) => {
     expect(codePage.text).toContain('Enter your code');
     expect(codePage.text).not.toContain('otpauth://');
     // The next step's code (within the window): the enrolment used the current one.
-    const next = codeFor(key, Date.now() + TOTP_DEFAULTS.period * 1000);
+    const next = codeFor(key, Date.now() + DEFAULTS.totp.period * 1000);
     const { access } = await accessClaims(await submitCode(agent, codePage, next), verifier);
     expect(access.acr).toBe(ACR_VALUES.mfa);
     // An mfa session answers a later mfa request without a prompt.
@@ -221,11 +221,11 @@ describe.each(DRIVERS)('%s', (driver) => {
     let current = await password(agent, page, 'erin');
     const key = keyOf(current);
     const statuses: number[] = [];
-    for (let i = 0; i <= TOTP_DEFAULTS.maxFailures; i++) {
+    for (let i = 0; i <= DEFAULTS.totp.maxFailures; i++) {
       current = await submitCode(agent, current, codeFor(key, Date.now() - 3_600_000));
       statuses.push(current.status);
     }
-    expect(statuses.slice(0, TOTP_DEFAULTS.maxFailures).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(0, DEFAULTS.totp.maxFailures).every((s) => s === 401)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
     expect(Number(current.headers.get('retry-after'))).toBeGreaterThan(0);
     // Even the right code waits for the window to end.

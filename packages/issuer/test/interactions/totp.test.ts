@@ -4,6 +4,7 @@
  */
 import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
+import { DEFAULTS } from '../../src/config/defaults.js';
 import {
   codeStep,
   enrolmentUri,
@@ -12,7 +13,6 @@ import {
   readPasswordStep,
   sealSecret,
   signPasswordStep,
-  TOTP_DEFAULTS,
 } from '../../src/interactions/totp.js';
 
 const OLD = 'an old cookie key of at least 32 characters';
@@ -54,18 +54,18 @@ describe('codeStep', () => {
       [1234567890, '005924'],
       [2000000000, '279037'],
     ] as const) {
-      expect(codeStep(seed, code, time * 1000)).toBe(Math.floor(time / TOTP_DEFAULTS.period));
+      expect(codeStep(seed, code, time * 1000)).toBe(Math.floor(time / DEFAULTS.totp.period));
     }
   });
 
   it('accepts one step either side for drift, and nothing further or malformed', () => {
     const secret = newSecret();
     const now = Date.now();
-    const step = Math.floor(now / 1000 / TOTP_DEFAULTS.period);
+    const step = Math.floor(now / 1000 / DEFAULTS.totp.period);
     const at = (offset: number) =>
       TOTP.generate({
         secret: Secret.fromBase32(secret),
-        timestamp: now + offset * TOTP_DEFAULTS.period * 1000,
+        timestamp: now + offset * DEFAULTS.totp.period * 1000,
       });
     expect(codeStep(secret, at(0), now)).toBe(step);
     expect(codeStep(secret, at(-1), now)).toBe(step - 1);
