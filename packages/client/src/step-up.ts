@@ -11,7 +11,15 @@
  */
 import type * as oauth from 'oauth4webapi';
 
-/** What an API's step-up challenge asks for: pass it to `client.signIn()`. */
+/**
+ * What an API's step-up challenge asks for: pass it to `client.signIn()`.
+ *
+ * @example
+ * ```ts
+ * const challenge: StepUpChallenge = { acrValues: ['urn:gatehouse:acr:mfa'], maxAge: 300 };
+ * await client.signIn(challenge);
+ * ```
+ */
 export interface StepUpChallenge {
   /** The `acr` values the API accepts, most preferred first, or `undefined` when it names none. */
   readonly acrValues: readonly string[] | undefined;
@@ -21,7 +29,15 @@ export interface StepUpChallenge {
 
 const parsed = new WeakMap<Response, readonly oauth.WWWAuthenticateChallenge[]>();
 
-/** Remember the challenges oauth4webapi parsed for an answer of `client.fetch()` (internal). */
+/**
+ * Remember the challenges oauth4webapi parsed for an answer of `client.fetch()` (internal: not
+ * exported from the package).
+ *
+ * @example
+ * ```ts
+ * if (err instanceof oauth.WWWAuthenticateChallengeError) rememberChallenges(err.response, err.cause);
+ * ```
+ */
 export function rememberChallenges(
   response: Response,
   challenges: readonly oauth.WWWAuthenticateChallenge[],

@@ -11,7 +11,14 @@ import { type ErrorContext, InsufficientUserAuthenticationError, InvalidTokenErr
 import { rejectUnknownKeys } from './internal/known-keys.js';
 import type { AuthInfo } from './types.js';
 
-/** A route's sign-in requirements (RFC 9470 §3). */
+/**
+ * A route's sign-in requirements (RFC 9470 §3).
+ *
+ * @example
+ * ```ts
+ * const stepUp: StepUpOptions = { acrValues: ['urn:gatehouse:acr:mfa'], maxAge: 300 };
+ * ```
+ */
 export interface StepUpOptions {
   /**
    * Accepted `acr` values (authentication context classes), most preferred first, as a list or a
@@ -25,13 +32,27 @@ export interface StepUpOptions {
   maxAge?: number;
 }
 
-/** Validated {@link StepUpOptions}: frozen, `acrValues` as a list. */
+/**
+ * Validated {@link StepUpOptions}: frozen, `acrValues` as a list.
+ *
+ * @example
+ * ```ts
+ * const requirement: StepUpRequirement = resolveStepUpRequirement({ maxAge: 300 });
+ * ```
+ */
 export interface StepUpRequirement {
   readonly acrValues: readonly string[] | undefined;
   readonly maxAge: number | undefined;
 }
 
-/** Every key of {@link StepUpOptions}, for the option lists of the verifier and the adapters. */
+/**
+ * Every key of {@link StepUpOptions}, for the option lists of the verifier and the adapters.
+ *
+ * @example
+ * ```ts
+ * rejectUnknownOptions(options, [...STEP_UP_OPTIONS, 'mode']);
+ * ```
+ */
 export const STEP_UP_OPTIONS: readonly string[] = Object.freeze(
   Object.keys({ acrValues: 1, maxAge: 1 } satisfies Record<keyof StepUpOptions, 1>),
 );

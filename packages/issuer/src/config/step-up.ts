@@ -23,7 +23,14 @@ export const ACR_VALUES = Object.freeze({
   mfa: 'urn:gatehouse:acr:mfa',
 });
 
-/** Every level, weakest first (`acr_values_supported`). */
+/**
+ * Every level, weakest first (`acr_values_supported`).
+ *
+ * @example
+ * ```ts
+ * const configuration = { acrValues: [...SUPPORTED_ACR_VALUES] };
+ * ```
+ */
 export const SUPPORTED_ACR_VALUES: readonly string[] = Object.freeze([ACR_VALUES.password, ACR_VALUES.mfa]);
 
 /**
