@@ -10,7 +10,6 @@
 import * as oauth from 'oauth4webapi';
 import type { Context } from './internal/context.js';
 import { insecureAllowed, parseUrl } from './internal/url.js';
-import { rememberChallenges } from './step-up.js';
 import type { TokenManager } from './tokens.js';
 
 /**
@@ -107,10 +106,7 @@ export async function resourceFetch(
     }
   } catch (err) {
     // Any other challenge (401, 403) is the API's answer to the caller, not an error of the client.
-    if (err instanceof oauth.WWWAuthenticateChallengeError) {
-      rememberChallenges(err.response, err.cause);
-      return err.response;
-    }
+    if (err instanceof oauth.WWWAuthenticateChallengeError) return err.response;
     throw err;
   }
 }

@@ -89,15 +89,41 @@ describe('stepUpChallenge()', () => {
     expect(stepUp).toBeDefined();
   });
 
-  it('is undefined for any other answer: 403 insufficient_scope, 200, a response it did not see', async () => {
+  it("E10: reads an answer fetched without client.fetch() too (the page's own fetch)", async () => {
+    const client = await signedInClient(world);
+    const token = await client.getAccessToken(ORDERS);
+    const res = await fetch(`${stepUpApi.url}/payments`, { headers: { authorization: `Bearer ${token}` } });
+    expect(stepUpChallenge(res)).toEqual({ acrValues: [MFA], maxAge: 300 });
+  });
+
+  it('is undefined for any other answer: 403 insufficient_scope, 401 invalid_token, no header', async () => {
     const client = await signedInClient(world);
     const forbidden = await client.fetch(ORDERS, `${plainApi.url}/orders`);
     expect(forbidden.status).toBe(403);
     expect(stepUpChallenge(forbidden)).toBeUndefined();
-    const foreign = new Response('{}', {
-      status: 401,
-      headers: { 'www-authenticate': `Bearer error="insufficient_user_authentication", acr_values="${MFA}"` },
+    const invalid = await fetch(`${stepUpApi.url}/payments`, {
+      headers: { authorization: 'Bearer not-a-jwt' },
     });
-    expect(stepUpChallenge(foreign)).toBeUndefined();
+    expect(invalid.status).toBe(401);
+    expect(stepUpChallenge(invalid)).toBeUndefined();
+    expect(stepUpChallenge(new Response('{}', { status: 401 }))).toBeUndefined();
+    // A 403 carrying the error is not RFC 9470's answer.
+    const challenge = `Bearer error="insufficient_user_authentication", acr_values="${MFA}"`;
+    const wrongStatus = new Response('{}', { status: 403, headers: { 'www-authenticate': challenge } });
+    expect(stepUpChallenge(wrongStatus)).toBeUndefined();
+  });
+
+  it('ignores a max_age that is not a whole number of seconds, and empty acr_values', () => {
+    const answer = (params: string) =>
+      new Response('{}', {
+        status: 401,
+        headers: { 'www-authenticate': `Bearer error="insufficient_user_authentication", ${params}` },
+      });
+    expect(stepUpChallenge(answer('max_age="-5", acr_values=""'))).toEqual({
+      acrValues: undefined,
+      maxAge: undefined,
+    });
+    expect(stepUpChallenge(answer('max_age=60'))).toEqual({ acrValues: undefined, maxAge: 60 });
+    expect(stepUpChallenge(answer('max_age="1e3"'))?.maxAge).toBeUndefined();
   });
 });
