@@ -20,20 +20,12 @@ import { ACR_VALUES, requiredAcr } from '../config/step-up.js';
 import { readForm, sendHtml } from '../internal/http.js';
 import type { Protection } from '../protection/protection.js';
 import type { Store } from '../storage/store.js';
-import {
-  codeStep,
-  enrolmentUri,
-  newSecret,
-  openSecret,
-  readPasswordStep,
-  sealSecret,
-  signPasswordStep,
-} from './totp.js';
+import { createCodeStep } from './code-step.js';
+import { duration } from './duration.js';
 import { renderConsent } from './views/consent.js';
 import { PAGE_HEADERS } from './views/layout.js';
 import { renderLogin } from './views/login.js';
 import { renderError } from './views/message.js';
-import { renderTotp } from './views/totp.js';
 
 /** Fixed sign-in messages. */
 export const LOGIN_MESSAGES = Object.freeze({
@@ -43,18 +35,7 @@ export const LOGIN_MESSAGES = Object.freeze({
   /** `{wait}` is replaced by the time left, e.g. "15 minutes". */
   locked: 'Too many failed sign-in attempts. Try again in {wait}.',
   busy: 'Too many sign-in attempts are being processed right now. Try again in a moment.',
-  /** The second step (one-time code). */
-  wrongCode: 'The code is incorrect or has already been used. Enter the current code from your app.',
-  tooManyCodes: 'Too many incorrect codes. Try again in {wait}.',
-  factorUnavailable: 'Your authenticator app cannot be checked right now. Contact your administrator.',
 });
-
-/** "45 seconds", "1 minute", "15 minutes". */
-const duration = (seconds: number): string => {
-  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
-};
 
 /** What the interaction routes need. */
 export interface InteractionDeps {
@@ -160,44 +141,6 @@ export function createInteractionRoutes(deps: InteractionDeps) {
     return provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
   }
 
-  const now = () => Math.floor(Date.now() / 1000);
-  const codeFailures = (accountId: string) => `totp:${accountId}`;
-
-  /**
-   * The code page after the password step: enrolment first (a new secret, shown once) when the user has
-   * no confirmed factor and `fresh` (a password step just succeeded), else the code form.
-   */
-  async function codePage(
-    res: ServerResponse,
-    status: number,
-    details: Details,
-    name: string,
-    user: { readonly id: string; readonly username: string },
-    fresh: boolean,
-    error?: string,
-  ): Promise<void> {
-    let factor = await store.totpFactors.get(user.id);
-    if (factor === undefined || (!factor.confirmed && fresh))
-      factor = await store.totpFactors.begin(user.id, sealSecret(newSecret(), deps.cookieKeys), now());
-    const secret = factor.confirmed ? undefined : openSecret(factor.secret, deps.cookieKeys);
-    return page(
-      res,
-      status,
-      renderTotp({
-        action: `${base}/${details.uid}/totp`,
-        abortAction: `${base}/${details.uid}/abort`,
-        csrf: csrfFor(details.uid),
-        step: signPasswordStep(deps.csrfKey, details.uid, user.id, now() + DEFAULTS.totp.stepLifetime),
-        clientName: name,
-        enrolment:
-          secret === undefined
-            ? undefined
-            : { key: secret, uri: enrolmentUri(secret, user.username, new URL(config.baseUrl).host) },
-        error,
-      }),
-    );
-  }
-
   async function isFirstParty(clientId: unknown): Promise<boolean> {
     const app = typeof clientId === 'string' ? await store.applications.get(clientId) : undefined;
     return app?.firstParty === true;
@@ -291,52 +234,8 @@ export function createInteractionRoutes(deps: InteractionDeps) {
     }
     const user = outcome.user;
     if (requiredAcr(details.params.acr_values) === ACR_VALUES.mfa)
-      return codePage(res, 200, details, name, user, true);
+      return codeStep.show(res, 200, details, name, user, true);
     return finishLogin(req, res, details, user.id, ACR_VALUES.password);
-  }
-
-  /** The second step: a one-time code for the account whose password step the signed field proves. */
-  async function totp(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
-    const provider = deps.provider();
-    const form = await readForm(req, DEFAULTS.interactions.maxFormBytes);
-    const details = await provider.interactionDetails(req, res);
-    const accountId =
-      details.uid === uid && csrfValid(uid, form.get('csrf'))
-        ? readPasswordStep(deps.csrfKey, uid, form.get('step'), now())
-        : undefined;
-    const user = accountId === undefined ? undefined : await store.users.get(accountId);
-    if (user === undefined || user.suspended || details.prompt.name !== 'login')
-      return fail(res, 403, 'invalid_request', 'The form has expired. Start signing in again.');
-    const name = await clientName(details.params.client_id);
-    const key = codeFailures(user.id);
-    const failures = await store.failures.get(key, now());
-    if (failures !== undefined && failures.count >= DEFAULTS.totp.maxFailures) {
-      const wait = Math.max(1, failures.endsAt - now());
-      res.setHeader('retry-after', String(wait));
-      return codePage(
-        res,
-        429,
-        details,
-        name,
-        user,
-        false,
-        LOGIN_MESSAGES.tooManyCodes.replace('{wait}', duration(wait)),
-      );
-    }
-    const factor = await store.totpFactors.get(user.id);
-    const secret = factor === undefined ? undefined : openSecret(factor.secret, deps.cookieKeys);
-    if (secret === undefined) {
-      log.warn({ event: 'login.totp_unavailable', userId: user.id }, 'TOTP secret cannot be opened');
-      return fail(res, 503, 'temporarily_unavailable', LOGIN_MESSAGES.factorUnavailable);
-    }
-    const step = codeStep(secret, (form.get('code') ?? '').trim(), Date.now());
-    if (step === undefined || !(await store.totpFactors.accept(user.id, step, now()))) {
-      await store.failures.increment(key, now(), DEFAULTS.totp.failureWindow);
-      log.info({ event: 'login.totp_failed', userId: user.id }, 'wrong one-time code');
-      return codePage(res, 401, details, name, user, false, LOGIN_MESSAGES.wrongCode);
-    }
-    await store.failures.reset(key);
-    return finishLogin(req, res, details, user.id, ACR_VALUES.mfa);
   }
 
   async function consent(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
@@ -372,6 +271,22 @@ export function createInteractionRoutes(deps: InteractionDeps) {
     );
   }
 
+  const codeStep = createCodeStep({
+    store,
+    log,
+    provider: deps.provider,
+    csrfKey: deps.csrfKey,
+    cookieKeys: deps.cookieKeys,
+    issuerHost: new URL(config.baseUrl).host,
+    action: (uid) => `${base}/${uid}`,
+    csrfFor,
+    csrfValid,
+    page,
+    fail,
+    clientName,
+    finishLogin: (req, res, details, accountId) => finishLogin(req, res, details, accountId, ACR_VALUES.mfa),
+  });
+
   /** Handle `path` (base path already removed) if it is an interaction route. */
   return async function handleInteraction(
     req: IncomingMessage,
@@ -391,7 +306,7 @@ export function createInteractionRoutes(deps: InteractionDeps) {
       else if (!sameOrigin(req)) fail(res, 403, 'invalid_request', 'Cross-site form submission refused.');
       else if (action === 'login') await login(req, res, uid);
       else if (action === 'consent') await consent(req, res, uid);
-      else if (action === 'totp') await totp(req, res, uid);
+      else if (action === 'totp') await codeStep.submit(req, res, uid);
       else await abort(req, res, uid);
     } catch (err) {
       const name = (err as { name?: string }).name;

@@ -9,8 +9,7 @@
  *   node:crypto's AEAD is used directly: no library adds anything to a 12-line seal/open pair.
  * - The password step is carried to the code step in a signed, expiring form field bound to the
  *   interaction (an HMAC under the CSRF key), never in the clear and never the secret itself.
- * - Wrong codes count in the shared failure counters: `maxFailures` in a window
- *   lock the code step for the user until the window ends. Tunables: `DEFAULTS.totp`.
+ * - Attempts are counted and limited by the code step (code-step.ts). Tunables: `DEFAULTS.totp`.
  *
  * Neither the secret nor a code is ever logged.
  *

@@ -8,7 +8,7 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { ACR_VALUES } from '../../src/config/step-up.js';
-import { LOGIN_MESSAGES } from '../../src/interactions/routes.js';
+import { CODE_MESSAGES } from '../../src/interactions/code-step.js';
 import { escapeHtml } from '../../src/interactions/views/layout.js';
 import { executorOf } from '../../src/storage/sql/index.js';
 import {
@@ -130,7 +130,7 @@ describe.each(DRIVERS)('%s', (driver) => {
 
     const wrong = await submitCode(agent, enrol, codeFor(enrolledKey, Date.now() - 3_600_000));
     expect(wrong.status).toBe(401);
-    expect(wrong.text).toContain(escapeHtml(LOGIN_MESSAGES.wrongCode));
+    expect(wrong.text).toContain(escapeHtml(CODE_MESSAGES.wrongCode));
     // Still enrolling, with the same key: the app the user just set up keeps working.
     expect(keyOf(wrong)).toBe(enrolledKey);
 
@@ -190,7 +190,7 @@ describe.each(DRIVERS)('%s', (driver) => {
     const { page } = await authorize(agent, { acr_values: ACR_VALUES.mfa });
     const replayed = await submitCode(agent, await password(agent, page, 'dave'), used);
     expect(replayed.status).toBe(401);
-    expect(replayed.text).toContain(escapeHtml(LOGIN_MESSAGES.wrongCode));
+    expect(replayed.text).toContain(escapeHtml(CODE_MESSAGES.wrongCode));
   });
 
   it('B87: a forged password-step field, or one of another interaction, is refused', async () => {
@@ -230,6 +230,19 @@ describe.each(DRIVERS)('%s', (driver) => {
     expect(Number(current.headers.get('retry-after'))).toBeGreaterThan(0);
     // Even the right code waits for the window to end.
     expect((await submitCode(agent, current, codeFor(key))).status).toBe(429);
+  });
+
+  it('B88: parallel guesses are all counted before any code is checked', async () => {
+    await t.issuer.seed({ users: [{ username: 'frank', password: PASSWORD, roles: ['reader'] }] });
+    const agent = new Agent();
+    const { page } = await authorize(agent, { acr_values: ACR_VALUES.mfa });
+    const codePage = await password(agent, page, 'frank');
+    const guesses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => submitCode(agent, codePage, String(100000 + i))),
+    );
+    const statuses = guesses.map((res) => res.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(DEFAULTS.totp.maxFailures);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20 - DEFAULTS.totp.maxFailures);
   });
 
   it('B89: the TOTP secret is sealed at rest and never logged', async () => {
