@@ -39,6 +39,7 @@ export const PAGES = [
   'docs/dpop.md',
   'docs/console.md',
   'docs/runtimes.md',
+  'docs/step-up.md',
 ];
 
 /** One fenced block and the marker before it. */

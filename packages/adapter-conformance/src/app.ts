@@ -16,6 +16,7 @@
  * | `GET  /roles/all`         | requireAuth; requireRole `admin auditor` (all)                         |
  * | `GET  /roles/any`         | requireAuth; requireRole `admin auditor` (any)                         |
  * | `GET  /roles/scoped`      | requireAuth; requireScope `read:users`, then requireRole `admin`       |
+ * | `GET  /step-up`           | requireAuth; requireScope `read:users` with {@link STEP_UP} (RFC 9470)  |
  * | `POST /form`              | form body parser; requireAuth                                          |
  * | the RFC 9728 document     | served when the setup has `resourceMetadata`                           |
  *
@@ -33,7 +34,7 @@ import type { AddressInfo } from 'node:net';
 import { Server as TlsServer } from 'node:tls';
 import type { ResourceMetadataOptions, Verifier } from '@gatehouse/core';
 
-export { describeAuth, ROLES, SCOPES } from './describe.js';
+export { ACR, describeAuth, ROLES, SCOPES, STEP_UP } from './describe.js';
 
 /** The frameworks under test. */
 export const FRAMEWORKS = ['express', 'fastify', 'koa', 'nestjs-express', 'nestjs-fastify'] as const;

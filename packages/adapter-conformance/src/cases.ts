@@ -123,6 +123,9 @@ export type Expectation =
       readonly error: OAuthErrorCode;
       readonly reason: AuthErrorReason;
       readonly scope?: string;
+      /** RFC 9470 `insufficient_user_authentication`: the challenge's `acr_values` and `max_age`. */
+      readonly acrValues?: string;
+      readonly maxAge?: string;
       readonly scheme?: 'dpop';
     }
   /** 503 with `Retry-After` and no challenge: keys cannot be had. */
@@ -132,9 +135,9 @@ export type Expectation =
 
 /**
  * A case of /work/shared/security-catalogue.md: a number is a section A case, `D<n>` a section D one
- * (sender-constrained tokens).
+ * (sender-constrained tokens), `E<n>` a section E one (step-up).
  */
-export type CatalogueCase = number | `D${number}`;
+export type CatalogueCase = number | `D${number}` | `E${number}`;
 
 /** One row of the table: a request for a variant's deployment, and what every adapter must answer. */
 export interface Row<V extends string = Variant, T = Tokens> {

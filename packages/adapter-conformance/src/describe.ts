@@ -41,3 +41,12 @@ function binding(cnf: Confirmation | undefined): string | null {
   if (cnf?.['x5t#S256'] !== undefined) kinds.push('mtls');
   return kinds.length === 0 ? null : kinds.join('+');
 }
+
+/** The `acr` values of the suite's two sign-in levels (those of the reference issuer). */
+export const ACR = Object.freeze({
+  password: 'urn:gatehouse:acr:password',
+  mfa: 'urn:gatehouse:acr:mfa',
+});
+
+/** What `GET /step-up` requires besides {@link SCOPES}`.one` (RFC 9470): a second factor, within 5 minutes. */
+export const STEP_UP = Object.freeze({ acrValues: Object.freeze([ACR.mfa]), maxAge: 300 });

@@ -13,6 +13,7 @@ import {
   ROLES,
   type RunningApp,
   SCOPES,
+  STEP_UP,
 } from './app.js';
 
 /** Start the Express app of the suite. */
@@ -40,6 +41,7 @@ export function startExpress(setup: AppSetup): Promise<RunningApp> {
   app.get('/roles/all', auth, requireRole(ROLES.pair), reply);
   app.get('/roles/any', auth, requireRole(ROLES.pair, { mode: 'any' }), reply);
   app.get('/roles/scoped', auth, requireScope(SCOPES.one), requireRole(ROLES.one), reply);
+  app.get('/step-up', auth, requireScope(SCOPES.one, STEP_UP), reply);
   app.post('/form', express.urlencoded({ extended: false }), auth, reply);
   return listen(createNodeServer(setup, app));
 }

@@ -7,7 +7,7 @@
 import formbody from '@fastify/formbody';
 import gatehouse from '@gatehouse/fastify';
 import Fastify, { type RouteHandlerMethod } from 'fastify';
-import { type AppSetup, describeAuth, ROLES, type RunningApp, SCOPES, tlsOptions } from './app.js';
+import { type AppSetup, describeAuth, ROLES, type RunningApp, SCOPES, STEP_UP, tlsOptions } from './app.js';
 
 /** Start the Fastify app of the suite. */
 export async function startFastify(setup: AppSetup): Promise<RunningApp> {
@@ -41,6 +41,7 @@ export async function startFastify(setup: AppSetup): Promise<RunningApp> {
     { onRequest: [requireAuth, requireScope(SCOPES.one), requireRole(ROLES.one)] },
     reply,
   );
+  app.get('/step-up', { onRequest: [requireAuth, requireScope(SCOPES.one, STEP_UP)] }, reply);
   app.post('/form', { preHandler: requireAuth }, reply);
 
   const address = await app.listen({ host: '127.0.0.1', port: 0 });

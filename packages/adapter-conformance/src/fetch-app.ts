@@ -16,7 +16,7 @@ import {
   type Verifier,
   type VerifyOptions,
 } from '@gatehouse/core';
-import { describeAuth, ROLES, SCOPES } from './describe.js';
+import { describeAuth, ROLES, SCOPES, STEP_UP } from './describe.js';
 
 /** What the handler is built from: the verifier, the public origin and the RFC 9728 document to serve. */
 export interface FetchSetup {
@@ -63,6 +63,7 @@ const ROUTES: Readonly<Record<string, Route>> = {
     scopes: { scopes: SCOPES.one },
     roles: { roles: ROLES.one },
   },
+  '/step-up': { method: 'GET', authenticate: {}, scopes: { scopes: SCOPES.one, ...STEP_UP } },
   '/form': { method: 'POST', authenticate: {} },
 };
 

@@ -7,7 +7,7 @@
 import type { ResourceMetadataOptions, Verifier } from '@gatehouse/core';
 import { requireAuth, requireRole, requireScope } from '@gatehouse/hono';
 import { type Context, Hono } from 'hono';
-import { describeAuth, ROLES, SCOPES } from './describe.js';
+import { describeAuth, ROLES, SCOPES, STEP_UP } from './describe.js';
 
 /** What the app is built from. */
 export interface HonoSetup {
@@ -45,6 +45,7 @@ export function createHonoApp(setup: HonoSetup): Hono {
   app.get('/roles/all', auth, requireRole(ROLES.pair), reply);
   app.get('/roles/any', auth, requireRole(ROLES.pair, { mode: 'any' }), reply);
   app.get('/roles/scoped', auth, requireScope(SCOPES.one), requireRole(ROLES.one), reply);
+  app.get('/step-up', auth, requireScope(SCOPES.one, STEP_UP), reply);
   app.post('/form', auth, reply);
   return app;
 }

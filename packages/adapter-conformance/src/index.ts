@@ -12,6 +12,7 @@
  * @module
  */
 export {
+  ACR,
   type AppSetup,
   describeAuth,
   FRAMEWORKS,
@@ -20,6 +21,7 @@ export {
   type RunningApp,
   SCOPES,
   type ServerCertificate,
+  STEP_UP,
 } from './app.js';
 export {
   AUDIENCE,
@@ -65,3 +67,4 @@ export {
   type VariantConfig,
 } from './sender-fixtures.js';
 export { START } from './start.js';
+export { mintStepUpTokens, STEP_UP_ROWS, type StepUpFixtures, type StepUpTokens } from './step-up-cases.js';

@@ -15,6 +15,7 @@ import {
   ROLES,
   type RunningApp,
   SCOPES,
+  STEP_UP,
 } from './app.js';
 
 /** Start the Koa app of the suite. */
@@ -40,6 +41,7 @@ export function startKoa(setup: AppSetup): Promise<RunningApp> {
   router.get('/roles/all', auth, requireRole(ROLES.pair), reply);
   router.get('/roles/any', auth, requireRole(ROLES.pair, { mode: 'any' }), reply);
   router.get('/roles/scoped', auth, requireScope(SCOPES.one), requireRole(ROLES.one), reply);
+  router.get('/step-up', auth, requireScope(SCOPES.one, STEP_UP), reply);
   router.post('/form', bodyParser({ enableTypes: ['form'] }), auth, reply);
 
   const app = new Koa();

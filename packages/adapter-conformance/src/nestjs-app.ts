@@ -23,6 +23,7 @@ import {
   ROLES,
   type RunningApp,
   SCOPES,
+  STEP_UP,
   tlsOptions,
 } from './app.js';
 
@@ -98,6 +99,12 @@ class SuiteController {
   @RequireScope(SCOPES.one)
   @RequireRole(ROLES.one)
   rolesScoped(@Auth() auth: AuthInfo) {
+    return describeAuth(auth);
+  }
+
+  @Get('step-up')
+  @RequireScope(SCOPES.one, STEP_UP)
+  stepUp(@Auth() auth: AuthInfo) {
     return describeAuth(auth);
   }
 

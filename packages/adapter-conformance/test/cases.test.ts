@@ -18,16 +18,18 @@ import {
   AUDIENCE,
   DPOP_ROWS,
   DPOP_VARIANTS,
-  type Fixtures,
   FORWARDED_CHAIN,
   FRAMEWORKS,
   type Framework,
   mintSenderTokens,
+  mintStepUpTokens,
   mintTokens,
   NONCE_LIFETIME,
   nonceStepsBack,
   ROWS,
   type Row,
+  STEP_UP_ROWS,
+  type StepUpFixtures,
   SUBJECT,
   send,
   VARIANTS,
@@ -45,7 +47,7 @@ import {
 } from './support.js';
 
 let issuer: TestIssuer;
-let fixtures: Fixtures;
+let fixtures: StepUpFixtures;
 const deployments = new Map<string, Deployment>();
 const deployment = (framework: Framework, variant: AnyVariant) => deployments.get(`${framework}/${variant}`)!;
 
@@ -57,7 +59,12 @@ beforeAll(async () => {
     commonName: 'localhost',
     hosts: ['127.0.0.1'],
   });
-  fixtures = { ...(await mintTokens(issuer)), ...(await mintSenderTokens(issuer)) };
+  const sender = await mintSenderTokens(issuer);
+  fixtures = {
+    ...(await mintTokens(issuer)),
+    ...sender,
+    ...(await mintStepUpTokens(issuer, sender.keys.main)),
+  };
   for (const framework of FRAMEWORKS) {
     for (const variant of [...VARIANTS, ...DPOP_VARIANTS])
       deployments.set(
@@ -71,7 +78,7 @@ afterAll(async () => {
   await Promise.all([...deployments.values()].map((d) => d.app.close()));
 });
 
-type AnyRow = Row<AnyVariant, Fixtures>;
+type AnyRow = Row<AnyVariant, StepUpFixtures>;
 
 async function runRow(row: AnyRow): Promise<void> {
   const responses: Record<string, Partial<ReturnType<typeof comparable>>> = {};
@@ -214,6 +221,15 @@ describe('conformance: sender-constrained tokens (DPoP, mTLS), identically', () 
     for (const framework of FRAMEWORKS)
       expect(deployment(framework, 'nonce').verifier.dpopNonce()).toBe(nonce);
     expect(nonceStepsBack(1, Date.now() / 1000)).toBe(nonceStepsBack(0, Date.now() / 1000 - NONCE_LIFETIME));
+  });
+});
+
+describe('conformance: RFC 9470 step-up, identically', () => {
+  it.each(STEP_UP_ROWS.map((row) => [title(row), row] as const))('%s', (_title, row) => runRow(row));
+
+  it('covers section E cases 9 and 15', () => {
+    const covered = new Set(STEP_UP_ROWS.flatMap((row) => row.catalogue));
+    for (const n of ['E9', 'E15'] as const) expect(covered, `case ${n}`).toContain(n);
   });
 });
 

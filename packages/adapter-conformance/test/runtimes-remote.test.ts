@@ -33,11 +33,13 @@ import {
   DPOP_ROWS,
   DPOP_VARIANT_CONFIG,
   DPOP_VARIANTS,
-  type Fixtures,
   mintSenderTokens,
+  mintStepUpTokens,
   mintTokens,
   ROWS,
   type Row,
+  STEP_UP_ROWS,
+  type StepUpFixtures,
   send,
   type TestResponse,
   VARIANTS,
@@ -56,7 +58,7 @@ import {
   METADATA_URL,
 } from './support.js';
 
-type AnyRow = Row<AnyVariant, Fixtures>;
+type AnyRow = Row<AnyVariant, StepUpFixtures>;
 
 const TARGETS = [
   { name: 'hono-bun', app: 'hono', start: startBun },
@@ -79,7 +81,7 @@ const RESOURCE_METADATA = { scopesSupported: ['read:users', 'write:users'], reso
 
 let issuer: TestIssuer;
 let issuerServer: IssuerServer;
-let fixtures: Fixtures;
+let fixtures: StepUpFixtures;
 /** A JWKS endpoint that is down: it counts connections and drops each one. */
 let deadJwks: Server;
 let deadHits = 0;
@@ -138,7 +140,12 @@ beforeAll(async () => {
     commonName: 'localhost',
     hosts: ['127.0.0.1'],
   });
-  fixtures = { ...(await mintTokens(issuer)), ...(await mintSenderTokens(issuer)) };
+  const sender = await mintSenderTokens(issuer);
+  fixtures = {
+    ...(await mintTokens(issuer)),
+    ...sender,
+    ...(await mintStepUpTokens(issuer, sender.keys.main)),
+  };
   const env = { issuer, serverCertificate };
   for (const target of TARGETS) {
     const running = await target.start({
@@ -190,7 +197,7 @@ async function answer(name: string, d: Deployment, row: AnyRow, sent?: TestRespo
   return comparable(res);
 }
 
-const rows = ([...ROWS, ...DPOP_ROWS] as AnyRow[]).filter(
+const rows = ([...ROWS, ...DPOP_ROWS, ...STEP_UP_ROWS] as AnyRow[]).filter(
   (row) => SERVED.includes(row.variant) && row.expect.status !== 431,
 );
 const title = (row: AnyRow) => `${caseLabel(row.catalogue)} [${row.variant}] ${row.name}`;

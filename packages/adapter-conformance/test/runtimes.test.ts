@@ -20,11 +20,13 @@ import {
   AUDIENCE,
   DPOP_ROWS,
   DPOP_VARIANTS,
-  type Fixtures,
   mintSenderTokens,
+  mintStepUpTokens,
   mintTokens,
   ROWS,
   type Row,
+  STEP_UP_ROWS,
+  type StepUpFixtures,
   SUBJECT,
   send,
   VARIANTS,
@@ -32,7 +34,7 @@ import {
 import { startFetchNode, startHonoNode } from '../src/node-fetch-apps.js';
 import { caseLabel, checkResponse, comparable, type Deployment, deploy, METADATA_PATH } from './support.js';
 
-type AnyRow = Row<AnyVariant, Fixtures>;
+type AnyRow = Row<AnyVariant, StepUpFixtures>;
 
 /** The Request-based targets on Node, and the variants they cannot take part in. */
 const TARGETS = [
@@ -42,7 +44,7 @@ const TARGETS = [
 const NOT_SENT: readonly AnyVariant[] = ['proxy'];
 
 let issuer: TestIssuer;
-let fixtures: Fixtures;
+let fixtures: StepUpFixtures;
 const deployments = new Map<string, Deployment>();
 const deployment = (target: string, variant: AnyVariant) => deployments.get(`${target}/${variant}`)!;
 
@@ -54,7 +56,12 @@ beforeAll(async () => {
     commonName: 'localhost',
     hosts: ['127.0.0.1'],
   });
-  fixtures = { ...(await mintTokens(issuer)), ...(await mintSenderTokens(issuer)) };
+  const sender = await mintSenderTokens(issuer);
+  fixtures = {
+    ...(await mintTokens(issuer)),
+    ...sender,
+    ...(await mintStepUpTokens(issuer, sender.keys.main)),
+  };
   const env = { issuer, serverCertificate };
   for (const variant of [...VARIANTS, ...DPOP_VARIANTS]) {
     if (NOT_SENT.includes(variant)) continue;
@@ -94,7 +101,9 @@ async function answer(name: string, d: Deployment, row: AnyRow) {
   return row.expect.status === 431 ? { status: res.status } : comparable(res);
 }
 
-const rows = [...ROWS, ...DPOP_ROWS].filter((row) => !NOT_SENT.includes(row.variant)) as AnyRow[];
+const rows = [...ROWS, ...DPOP_ROWS, ...STEP_UP_ROWS].filter(
+  (row) => !NOT_SENT.includes(row.variant),
+) as AnyRow[];
 const title = (row: AnyRow) => `${caseLabel(row.catalogue)} [${row.variant}] ${row.name}`;
 
 describe.each(TARGETS.map((t) => t.name))('conformance: %s answers every row as Express does', (target) => {

@@ -12,6 +12,7 @@ import {
   ForbiddenError,
   InsufficientRoleError,
   InsufficientScopeError,
+  InsufficientUserAuthenticationError,
   InvalidDpopProofError,
   InvalidRequestError,
   InvalidTokenError,
@@ -143,6 +144,16 @@ export function expectedError(
       return new InsufficientRoleError([], 'all', ctx);
     case 'delegation_not_allowed':
       return new ForbiddenError(reason, ctx);
+    case 'acr_not_accepted':
+    case 'auth_time_too_old':
+      return new InsufficientUserAuthenticationError(
+        reason,
+        {
+          acrValues: expectation.acrValues?.split(' '),
+          maxAge: expectation.maxAge === undefined ? undefined : Number(expectation.maxAge),
+        },
+        ctx,
+      );
     case 'dpop_nonce':
       return new UseDpopNonceError(nonce, ctx);
     default:
@@ -237,6 +248,8 @@ export function checkResponse(res: TestResponse, expectation: Expectation, answe
           error: expectation.error,
           error_description: error.description,
           ...(expectation.scope === undefined ? {} : { scope: expectation.scope }),
+          ...(expectation.acrValues === undefined ? {} : { acr_values: expectation.acrValues }),
+          ...(expectation.maxAge === undefined ? {} : { max_age: expectation.maxAge }),
         };
   const errorInDpop = mode === 'required' || usesDpop(expectation);
   const expected: Record<string, Record<string, string>> = {};

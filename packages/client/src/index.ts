@@ -48,6 +48,7 @@ export {
   type ResolvedOptions,
   resolveOptions,
 } from './options.js';
+export { type StepUpChallenge, stepUpChallenge } from './step-up.js';
 export { type ClientStorage, createMemoryStorage, isClientStorage, type StorageOption } from './storage.js';
 export type {
   ExchangeRequest,

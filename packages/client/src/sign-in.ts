@@ -34,6 +34,30 @@ function checkSignInOptions(options: SignInOptions): void {
   ) {
     throw new TypeError('signIn(options): "loginHint" must be a non-empty string');
   }
+  acrValuesOf(options.acrValues);
+  const { maxAge } = options;
+  if (maxAge !== undefined && (typeof maxAge !== 'number' || !Number.isInteger(maxAge) || maxAge < 0))
+    throw new TypeError('signIn(options): "maxAge" must be a whole number of seconds (0 or more)');
+}
+
+/** `acr_values` as sent: space-separated, or `undefined` for none; a `TypeError` for a bad value. */
+function acrValuesOf(value: SignInOptions['acrValues']): string | undefined {
+  if (value === undefined) return undefined;
+  const list: readonly unknown[] | undefined =
+    typeof value === 'string'
+      ? value.split(' ').filter((v) => v !== '')
+      : Array.isArray(value)
+        ? value
+        : undefined;
+  if (
+    list === undefined ||
+    list.length === 0 ||
+    !list.every((v) => typeof v === 'string' && /^[\x21-\x7e]+$/.test(v))
+  )
+    throw new TypeError(
+      'signIn(options): "acrValues" must name at least one acr value (printable, no spaces)',
+    );
+  return list.join(' ');
 }
 
 /**
@@ -71,6 +95,9 @@ export async function signIn(ctx: Context, options: SignInOptions = {}): Promise
   url.searchParams.set('nonce', nonce);
   url.searchParams.set('prompt', DEFAULTS.prompt);
   if (options.loginHint !== undefined) url.searchParams.set('login_hint', options.loginHint);
+  const acrValues = acrValuesOf(options.acrValues);
+  if (acrValues !== undefined) url.searchParams.set('acr_values', acrValues);
+  if (options.maxAge !== undefined) url.searchParams.set('max_age', String(options.maxAge));
   await ctx.records.setPendingSignIn({ state, codeVerifier, nonce, redirectUri: config.redirectUri });
   if (redirect) navigate(url);
   return url;

@@ -39,6 +39,7 @@ export interface IdTokenClaims {
  * @example
  * ```ts
  * const url = await client.signIn({ redirect: false, loginHint: 'alice' });
+ * await client.signIn({ acrValues: ['urn:gatehouse:acr:mfa'], maxAge: 300 }); // step-up
  * ```
  */
 export interface SignInOptions {
@@ -49,6 +50,13 @@ export interface SignInOptions {
   readonly redirect?: boolean;
   /** `login_hint`: pre-fills the username on the sign-in page. */
   readonly loginHint?: string;
+  /**
+   * RFC 9470 step-up: `acr_values`, the authentication context classes to sign in with, most preferred
+   * first (what an API's challenge names: see `stepUpChallenge()`).
+   */
+  readonly acrValues?: string | readonly string[] | undefined;
+  /** RFC 9470 step-up: `max_age`, in seconds — the issuer asks the user to sign in again if it was longer ago. */
+  readonly maxAge?: number | undefined;
 }
 
 /**

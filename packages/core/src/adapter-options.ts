@@ -16,6 +16,7 @@ import {
 } from './resource-metadata.js';
 import { type RoleMode, toRoleList } from './roles.js';
 import { type ScopeMode, toScopeList } from './scopes.js';
+import { resolveStepUp, STEP_UP_OPTIONS, type StepUpOptions } from './step-up.js';
 import type { VerifyOptions } from './verifier.js';
 
 /** Default value of every shared adapter option. */
@@ -53,8 +54,8 @@ export interface AdapterSwitches {
   warmUp?: boolean;
 }
 
-/** Options of `requireScope()` in every adapter. */
-export interface ScopeRequirementOptions {
+/** Options of `requireScope()` in every adapter; `acrValues` and `maxAge` add RFC 9470 step-up. */
+export interface ScopeRequirementOptions extends StepUpOptions {
   /** `all` (default): every scope; `any`: at least one. */
   mode?: ScopeMode;
   /** Accept delegated (impersonation) tokens on this route. Default `true`. */
@@ -99,10 +100,13 @@ export const ADAPTER_OPTIONS: readonly string[] = Object.freeze([
     warmUp: 1,
   } satisfies Record<keyof AdapterSwitches, 1>),
 ]);
-const SCOPE_OPTIONS = Object.keys({ mode: 1, allowDelegation: 1 } satisfies Record<
-  keyof ScopeRequirementOptions,
-  1
->);
+const SCOPE_OPTIONS = [
+  ...Object.keys({ mode: 1, allowDelegation: 1 } satisfies Record<
+    Exclude<keyof ScopeRequirementOptions, keyof StepUpOptions>,
+    1
+  >),
+  ...STEP_UP_OPTIONS,
+];
 
 // Kept apart from SCOPE_OPTIONS: an option meant for scope requirements is never accepted here.
 const ROLE_OPTIONS = Object.keys({ mode: 1, allowDelegation: 1 } satisfies Record<
@@ -165,6 +169,8 @@ export function resolveAdapterOptions(
  * ```ts
  * resolveScopeRequirement('read:orders write:orders', { mode: 'any' });
  * // { scopes: ['read:orders', 'write:orders'], scopeMode: 'any', allowDelegation: true }
+ * resolveScopeRequirement('payments:send', { acrValues: ['urn:gatehouse:acr:mfa'], maxAge: 300 });
+ * // { scopes: ['payments:send'], …, acrValues: ['urn:gatehouse:acr:mfa'], maxAge: 300 }
  * ```
  */
 export function resolveScopeRequirement(
@@ -187,10 +193,12 @@ export function resolveScopeRequirement(
       );
     throw error;
   }
+  const stepUp = resolveStepUp(options);
   return Object.freeze({
     scopes: list,
     scopeMode: mode,
     allowDelegation: flag(options.allowDelegation, 'allowDelegation'),
+    ...(stepUp === undefined ? {} : { acrValues: stepUp.acrValues, maxAge: stepUp.maxAge }),
   });
 }
 

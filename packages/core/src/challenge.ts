@@ -23,6 +23,10 @@ export interface ChallengeParams {
   scope?: string | undefined;
   /** RFC 9728 protected resource metadata URL, sent as `resource_metadata`. */
   resourceMetadata?: string | undefined;
+  /** RFC 9470 §3: space-separated `acr` values the resource accepts (for `insufficient_user_authentication`). */
+  acrValues?: string | undefined;
+  /** RFC 9470 §3: the oldest accepted sign-in, in seconds since `auth_time` (for `insufficient_user_authentication`). */
+  maxAge?: string | undefined;
   /** `DPoP` only: space-separated JWS algorithms accepted for proofs (RFC 9449 §7.1). */
   algs?: string | undefined;
 }
@@ -60,6 +64,8 @@ export function buildChallenge(params: ChallengeParams): string {
   add('error', params.error);
   add('error_description', params.errorDescription);
   add('scope', params.scope);
+  add('acr_values', params.acrValues);
+  add('max_age', params.maxAge);
   add('algs', params.algs);
   add('resource_metadata', params.resourceMetadata);
   const scheme = params.scheme ?? 'Bearer';
@@ -81,6 +87,8 @@ export interface ChallengeError {
   error: string | undefined;
   errorDescription: string | undefined;
   scope?: string | undefined;
+  acrValues?: string | undefined;
+  maxAge?: string | undefined;
 }
 
 /**

@@ -37,6 +37,8 @@ export type AuthErrorReason =
   | 'delegation_not_allowed'
   | 'insufficient_scope'
   | 'insufficient_role'
+  | 'acr_not_accepted'
+  | 'auth_time_too_old'
   | 'jwks_unavailable'
   | 'issuer_unavailable'
   | 'bound_token'
@@ -70,7 +72,8 @@ export type OAuthErrorCode =
   | 'insufficient_scope'
   | 'access_denied'
   | 'invalid_dpop_proof'
-  | 'use_dpop_nonce';
+  | 'use_dpop_nonce'
+  | 'insufficient_user_authentication';
 
 const DESCRIPTIONS: Readonly<Record<AuthErrorReason, string>> = Object.freeze({
   missing_token: 'No access token was provided',
@@ -92,6 +95,8 @@ const DESCRIPTIONS: Readonly<Record<AuthErrorReason, string>> = Object.freeze({
   delegation_not_allowed: 'Delegated (impersonation) access tokens are not accepted here',
   insufficient_scope: 'The access token does not grant the required scope',
   insufficient_role: 'The access token does not carry the required role',
+  acr_not_accepted: 'The user authentication behind the access token is not strong enough for this resource',
+  auth_time_too_old: 'The user authentication behind the access token is not recent enough for this resource',
   jwks_unavailable: 'The signing keys cannot be retrieved right now; try again later',
   issuer_unavailable:
     'Whether the access token issuer is trusted cannot be decided right now; try again later',
@@ -290,6 +295,48 @@ export class InsufficientRoleError extends AuthError {
     super('insufficient_role', context);
     this.requiredRoles = Object.freeze([...requiredRoles]);
     this.mode = mode;
+  }
+}
+
+/**
+ * 401 `insufficient_user_authentication` (RFC 9470 §3): the token is valid, but the user's sign-in
+ * behind it is not strong enough (`acr` not among the route's `acrValues`) or not recent enough
+ * (`auth_time` older than the route's `maxAge`). The challenge names what the route needs
+ * (`acr_values="…"`, `max_age="…"`), so the client can sign the user in again with those values.
+ *
+ * @example
+ * ```ts
+ * import { InsufficientUserAuthenticationError } from '@gatehouse/core';
+ *
+ * if (err instanceof InsufficientUserAuthenticationError) {
+ *   await client.signIn({ acrValues: err.acrValues, maxAge: err.maxAge });
+ * }
+ * ```
+ */
+export class InsufficientUserAuthenticationError extends AuthError {
+  readonly status = 401;
+  readonly code = 'insufficient_user_authentication' as const;
+  declare readonly reason: 'acr_not_accepted' | 'auth_time_too_old';
+  /** The authentication context classes the route accepts, in order of preference (empty: any). */
+  readonly acrValues: readonly string[];
+  /** The oldest sign-in the route accepts, in seconds since `auth_time`, or `undefined` for any. */
+  readonly maxAge: number | undefined;
+  constructor(
+    reason: 'acr_not_accepted' | 'auth_time_too_old',
+    required: { readonly acrValues?: readonly string[] | undefined; readonly maxAge?: number | undefined },
+    context?: ErrorContext,
+  ) {
+    super(reason, context);
+    this.acrValues = Object.freeze([...(required.acrValues ?? [])]);
+    this.maxAge = required.maxAge;
+  }
+  override get wwwAuthenticate(): string {
+    return challenges(this.context, {
+      error: this.code,
+      errorDescription: this.description,
+      acrValues: this.acrValues.length === 0 ? undefined : this.acrValues.join(' '),
+      maxAge: this.maxAge === undefined ? undefined : String(this.maxAge),
+    });
   }
 }
 
@@ -520,6 +567,7 @@ export type AnyAuthError =
   | MissingTokenError
   | InsufficientScopeError
   | InsufficientRoleError
+  | InsufficientUserAuthenticationError
   | ForbiddenError
   | KeysUnavailableError
   | IssuerUnavailableError

@@ -55,6 +55,7 @@ export {
   ForbiddenError,
   InsufficientRoleError,
   InsufficientScopeError,
+  InsufficientUserAuthenticationError,
   IntrospectionUnavailableError,
   InvalidDpopProofError,
   InvalidRequestError,
@@ -113,6 +114,14 @@ export {
 } from './resource-metadata.js';
 export { hasRoles, MAX_TOKEN_ROLES, parseRoles, type RoleMode, toRoleList } from './roles.js';
 export { hasScopes, parseScopes, type ScopeMode, toScopeList } from './scopes.js';
+export {
+  checkStepUp,
+  resolveStepUp,
+  resolveStepUpRequirement,
+  STEP_UP_OPTIONS,
+  type StepUpOptions,
+  type StepUpRequirement,
+} from './step-up.js';
 export { certificateThumbprint, jwkThumbprint } from './thumbprint.js';
 export type { AccessTokenClaims, Actor, Algorithm, AuthInfo, Confirmation, RequestLike } from './types.js';
 export {

@@ -32,6 +32,7 @@ import {
   resolveIssuers,
 } from './issuer-options.js';
 import { toScopeList } from './scopes.js';
+import { resolveStepUp, type StepUpRequirement } from './step-up.js';
 import type { AccessTokenClaims, Algorithm } from './types.js';
 
 export { isAllowedUrl };
@@ -117,6 +118,10 @@ export interface VerifierOptions {
   strict?: boolean;
   /** Scopes every token must grant. Default: none. */
   requiredScopes?: string | readonly string[];
+  /** RFC 9470 step-up for every token: accepted `acr` values. Default: any. */
+  acrValues?: string | readonly string[];
+  /** RFC 9470 step-up for every token: oldest accepted sign-in, seconds since `auth_time`. Default: any. */
+  maxAge?: number;
   /** Extra checks per claim name; a failure is `invalid_token` with reason `claim`. */
   claims?: Readonly<Record<string, ClaimCheck>>;
   /** Remote JWKS cache settings. */
@@ -161,6 +166,8 @@ export const VERIFIER_OPTIONS: readonly string[] = Object.freeze(
     maxTokenAge: 1,
     strict: 1,
     requiredScopes: 1,
+    acrValues: 1,
+    maxAge: 1,
     claims: 1,
     jwks: 1,
     cache: 1,
@@ -186,6 +193,8 @@ export interface ResolvedOptions extends ResolvedIssuers {
   readonly maxTokenAge: number | undefined;
   readonly strict: boolean;
   readonly requiredScopes: readonly string[];
+  /** The verifier-wide step-up requirement, or `undefined` for none. */
+  readonly stepUp: StepUpRequirement | undefined;
   readonly claims: ReadonlyArray<readonly [string, ClaimCheck]>;
   readonly jwks: Readonly<Required<JwksOptions>>;
   readonly cache: Readonly<Required<CacheOptions>> | false;
@@ -371,6 +380,7 @@ export function resolveOptions(options: VerifierOptions): ResolvedOptions {
     maxTokenAge,
     strict,
     requiredScopes,
+    stepUp: resolveStepUp(options),
     claims: Object.freeze(claimChecks(options.claims)),
     jwks,
     cache,

@@ -44,10 +44,11 @@ import { type ResolvedOptions, resolveOptions, type VerifierOptions } from './op
 import { hasRoles, type RoleMode, toRoleList } from './roles.js';
 import { hasScopes, type ScopeMode, toScopeList } from './scopes.js';
 import { SenderConstraint } from './sender-constraint.js';
+import { checkStepUp, resolveStepUp, type StepUpOptions, type StepUpRequirement } from './step-up.js';
 import type { AuthInfo, RequestLike } from './types.js';
 
-/** Per-call requirements. */
-export interface VerifyOptions {
+/** Per-call requirements; `acrValues` and `maxAge` are RFC 9470 step-up ({@link StepUpOptions}). */
+export interface VerifyOptions extends StepUpOptions {
   /** Scopes this call needs, as a list or a space-separated string. */
   scopes?: string | readonly string[];
   /** `all` (default): every scope; `any`: at least one. */
@@ -58,6 +59,17 @@ export interface VerifyOptions {
   roleMode?: RoleMode;
   /** Accept tokens carrying `act` (delegation / impersonation). Default `true`; `false` answers 403. */
   allowDelegation?: boolean;
+}
+
+/** Step-up requirements of call options, validated once per options object (routes reuse theirs). */
+const stepUps = new WeakMap<VerifyOptions, StepUpRequirement | undefined>();
+function callStepUp(call: VerifyOptions): StepUpRequirement | undefined {
+  if (call.acrValues === undefined && call.maxAge === undefined) return undefined;
+  if (stepUps.has(call)) return stepUps.get(call);
+  const requirement = resolveStepUp(call);
+  // Only a frozen object (what resolveScopeRequirement returns) cannot change after it is remembered.
+  if (Object.isFrozen(call)) stepUps.set(call, requirement);
+  return requirement;
 }
 
 /** Options of {@link Verifier.authenticate}. */
@@ -239,6 +251,11 @@ export function createVerifier(options: VerifierOptions): Verifier {
     const ctx = info.confirmation?.jkt === undefined ? context : dpopContext;
     if (call.allowDelegation === false && info.delegated)
       throw new ForbiddenError('delegation_not_allowed', ctx);
+    // Step-up (401) before scopes (403): a stronger sign-in is asked for before authorization is judged.
+    if (resolved.stepUp !== undefined)
+      checkStepUp(info, resolved.stepUp, Date.now() / 1000, resolved.clockTolerance, ctx);
+    const stepUp = callStepUp(call);
+    if (stepUp !== undefined) checkStepUp(info, stepUp, Date.now() / 1000, resolved.clockTolerance, ctx);
     if (resolved.requiredScopes.length > 0 && !hasScopes(info.scopes, resolved.requiredScopes, 'all')) {
       throw new InsufficientScopeError(resolved.requiredScopes, 'all', ctx);
     }
@@ -255,7 +272,8 @@ export function createVerifier(options: VerifierOptions): Verifier {
   }
 
   function check(info: AuthInfo, call: VerifyOptions | undefined): AuthInfo {
-    if (call !== undefined || resolved.requiredScopes.length > 0) authorize(info, call);
+    if (call !== undefined || resolved.requiredScopes.length > 0 || resolved.stepUp !== undefined)
+      authorize(info, call);
     return info;
   }
 

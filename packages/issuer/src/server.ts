@@ -121,7 +121,15 @@ async function assemble(
   });
   const interactions = mountConsole(
     { config, log },
-    createInteractionRoutes({ config, store, log, provider: () => oidc.provider, csrfKey, protection }),
+    createInteractionRoutes({
+      config,
+      store,
+      log,
+      provider: () => oidc.provider,
+      csrfKey,
+      protection,
+      cookieKeys,
+    }),
   );
   const handler = createFrontHandler({
     config,

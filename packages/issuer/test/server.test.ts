@@ -180,6 +180,7 @@ describe('createIssuer on PostgreSQL: instances sharing one database', () => {
     failures: real.failures,
     tokenRequests: real.tokenRequests,
     webhooks: real.webhooks,
+    totpFactors: real.totpFactors,
   });
 
   /** Instance A (a test issuer) and instance B (same public baseUrl, its own port) on one database. */

@@ -4,7 +4,13 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AuthInfo, createVerifier, type DpopOptions, isAuthError } from '@gatehouse/core';
+import {
+  type AuthInfo,
+  createVerifier,
+  type DpopOptions,
+  isAuthError,
+  type VerifyOptions,
+} from '@gatehouse/core';
 
 /** A started API. */
 export interface TestApi {
@@ -18,12 +24,14 @@ export interface TestApi {
 /**
  * Start an API for `audience` trusting the issuer at `issuerBaseUrl`. With `corsOrigin`, a page of
  * that origin may call it (preflights answered, `DPoP-Nonce` and `WWW-Authenticate` exposed).
+ * `requirement` is what every route needs besides a valid token (scopes, RFC 9470 step-up).
  */
 export async function startApi(
   issuerBaseUrl: string,
   audience: string,
   dpop: DpopOptions = {},
   corsOrigin?: string,
+  requirement: VerifyOptions = {},
 ): Promise<TestApi> {
   const verifier = createVerifier({
     issuer: `${issuerBaseUrl}/oidc`,
@@ -59,18 +67,27 @@ export async function startApi(
     });
     req.on('end', () => {
       verifier
-        .authenticate({
-          headers: req.headers,
-          rawHeaders: req.rawHeaders,
-          method: req.method,
-          url: `${url}${req.url}`,
-        })
+        .authenticate(
+          {
+            headers: req.headers,
+            rawHeaders: req.rawHeaders,
+            method: req.method,
+            url: `${url}${req.url}`,
+          },
+          requirement,
+        )
         .then(
           (auth: AuthInfo) =>
             answer(
               200,
               {},
-              { sub: auth.subject, act: auth.claims.act ?? null, jkt: auth.confirmation?.jkt ?? null, body },
+              {
+                sub: auth.subject,
+                act: auth.claims.act ?? null,
+                jkt: auth.confirmation?.jkt ?? null,
+                acr: auth.claims.acr ?? null,
+                body,
+              },
             ),
           (err: unknown) => {
             if (isAuthError(err)) answer(err.status, { ...err.headers }, err.toJSON());

@@ -279,6 +279,23 @@ export const DEFAULTS = Object.freeze({
     /** Largest sign-in or consent form body in bytes (8 KiB: a user name, a password and a CSRF token). */
     maxFormBytes: 8_192,
   }),
+  /** The TOTP factor (RFC 6238) of the `urn:gatehouse:acr:mfa` sign-in level (see interactions/totp.ts). */
+  totp: Object.freeze({
+    /** Seconds per code (RFC 6238's default, what authenticator apps use). */
+    period: 30,
+    digits: 6,
+    algorithm: 'SHA1',
+    /** Steps accepted either side of now, for clock drift. */
+    window: 1,
+    /** Random bytes of a new secret (160 bits, RFC 4226 §4's recommendation). */
+    secretBytes: 20,
+    /** Seconds the signed password step stays valid on the code page. */
+    stepLifetime: 300,
+    /** Wrong codes allowed per user in `failureWindow`. */
+    maxFailures: 5,
+    /** Seconds of the failure window. */
+    failureWindow: 900,
+  }),
   cli: Object.freeze({
     /** Milliseconds `gatehouse-issuer token` waits for the issuer's answer (10 s). */
     tokenTimeout: 10_000,

@@ -40,6 +40,7 @@ import { DEFAULTS, OIDC_SCOPES } from './defaults.js';
 import { boundDescription, boundErrorBody } from './error-echo.js';
 import { pinPublicOrigin } from './public-origin.js';
 import type { ResolvedConfig } from './schema.js';
+import { authenticationClaims, SUPPORTED_ACR_VALUES, stepUpPolicy } from './step-up.js';
 
 /** Claims released per OpenID scope. */
 const CLAIMS = {
@@ -210,12 +211,15 @@ export function buildConfiguration(deps: ProviderDeps): Configuration {
           delete jwt.payload.act;
           const exchange = getExchangeState(ctx);
           if (exchange?.act !== undefined) jwt.payload.act = exchange.act;
+          authenticationClaims(ctx, jwt.payload);
           await deps.customClaims?.apply(ctx, token, jwt.payload);
           await applyRolesClaim(store, deps.log, ctx, token, jwt.payload);
         },
       },
     },
+    acrValues: [...SUPPORTED_ACR_VALUES],
     interactions: {
+      policy: stepUpPolicy(),
       url: async (_ctx, interaction) => `${config.baseUrl}/interaction/${interaction.uid}`,
     },
     issueRefreshToken: async (_ctx, client, code) =>

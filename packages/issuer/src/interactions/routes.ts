@@ -16,9 +16,12 @@ import type { Provider } from 'oidc-provider';
 import type { Logger } from 'pino';
 import { DEFAULTS, OIDC_SCOPES } from '../config/defaults.js';
 import type { ResolvedConfig } from '../config/schema.js';
+import { ACR_VALUES, requiredAcr } from '../config/step-up.js';
 import { readForm, sendHtml } from '../internal/http.js';
 import type { Protection } from '../protection/protection.js';
 import type { Store } from '../storage/store.js';
+import { createCodeStep } from './code-step.js';
+import { duration } from './duration.js';
 import { renderConsent } from './views/consent.js';
 import { PAGE_HEADERS } from './views/layout.js';
 import { renderLogin } from './views/login.js';
@@ -34,13 +37,6 @@ export const LOGIN_MESSAGES = Object.freeze({
   busy: 'Too many sign-in attempts are being processed right now. Try again in a moment.',
 });
 
-/** "45 seconds", "1 minute", "15 minutes". */
-const duration = (seconds: number): string => {
-  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
-};
-
 /** What the interaction routes need. */
 export interface InteractionDeps {
   readonly config: ResolvedConfig;
@@ -52,6 +48,8 @@ export interface InteractionDeps {
   readonly csrfKey: Buffer;
   /** Client addresses and sign-in throttling. */
   readonly protection: Pick<Protection, 'address' | 'signIn'>;
+  /** The cookie keys, newest first: TOTP secrets are sealed under keys derived from them. */
+  readonly cookieKeys: readonly string[];
 }
 
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -123,6 +121,24 @@ export function createInteractionRoutes(deps: InteractionDeps) {
       if (refused.length > 0) grant.rejectResourceScope(indicator, refused);
     }
     return grant.save();
+  }
+
+  /** End the sign-in at level `acr` (RFC 9470): a first-party application's consent is given at once. */
+  async function finishLogin(
+    req: IncomingMessage,
+    res: ServerResponse,
+    details: Details,
+    accountId: string,
+    acr: string,
+  ): Promise<void> {
+    const provider = deps.provider();
+    const amr = acr === ACR_VALUES.mfa ? ['pwd', 'otp'] : ['pwd'];
+    log.info({ event: 'login.success', userId: accountId, acr }, 'signed in');
+    const result: Parameters<Provider['interactionFinished']>[2] = { login: { accountId, acr, amr } };
+    if (await isFirstParty(details.params.client_id)) {
+      result.consent = { grantId: await grantFor(provider, details, accountId) };
+    }
+    return provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
   }
 
   async function isFirstParty(clientId: unknown): Promise<boolean> {
@@ -217,12 +233,9 @@ export function createInteractionRoutes(deps: InteractionDeps) {
       return page(res, 401, loginView(details, name, { identifier, error: LOGIN_MESSAGES[outcome.kind] }));
     }
     const user = outcome.user;
-    log.info({ event: 'login.success', userId: user.id }, 'signed in');
-    const result: Parameters<Provider['interactionFinished']>[2] = { login: { accountId: user.id } };
-    if (await isFirstParty(details.params.client_id)) {
-      result.consent = { grantId: await grantFor(provider, details, user.id) };
-    }
-    return provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
+    if (requiredAcr(details.params.acr_values) === ACR_VALUES.mfa)
+      return codeStep.show(res, 200, details, name, user, true);
+    return finishLogin(req, res, details, user.id, ACR_VALUES.password);
   }
 
   async function consent(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
@@ -258,13 +271,29 @@ export function createInteractionRoutes(deps: InteractionDeps) {
     );
   }
 
+  const codeStep = createCodeStep({
+    store,
+    log,
+    provider: deps.provider,
+    csrfKey: deps.csrfKey,
+    cookieKeys: deps.cookieKeys,
+    issuerHost: new URL(config.baseUrl).host,
+    action: (uid) => `${base}/${uid}`,
+    csrfFor,
+    csrfValid,
+    page,
+    fail,
+    clientName,
+    finishLogin: (req, res, details, accountId) => finishLogin(req, res, details, accountId, ACR_VALUES.mfa),
+  });
+
   /** Handle `path` (base path already removed) if it is an interaction route. */
   return async function handleInteraction(
     req: IncomingMessage,
     res: ServerResponse,
     path: string,
   ): Promise<boolean> {
-    const match = /^\/interaction\/([A-Za-z0-9_-]{1,64})(?:\/(login|consent|abort))?$/.exec(path);
+    const match = /^\/interaction\/([A-Za-z0-9_-]{1,64})(?:\/(login|consent|abort|totp))?$/.exec(path);
     if (match === null) return false;
     const [, uid, action] = match as unknown as [string, string, string | undefined];
     try {
@@ -277,6 +306,7 @@ export function createInteractionRoutes(deps: InteractionDeps) {
       else if (!sameOrigin(req)) fail(res, 403, 'invalid_request', 'Cross-site form submission refused.');
       else if (action === 'login') await login(req, res, uid);
       else if (action === 'consent') await consent(req, res, uid);
+      else if (action === 'totp') await codeStep.submit(req, res, uid);
       else await abort(req, res, uid);
     } catch (err) {
       const name = (err as { name?: string }).name;

@@ -44,6 +44,7 @@ export const COPIED_TABLES: ReadonlyArray<{ readonly name: string; readonly orde
   { name: 'webhook_endpoints', order: 'id' },
   { name: 'webhook_subscriptions', order: 'event_type, endpoint_id' },
   { name: 'webhook_deliveries', order: 'event_id, endpoint_id' },
+  { name: 'totp_factors', order: 'user_id' },
 ]);
 
 /**

@@ -42,7 +42,7 @@ input[type=text],input[type=password]{width:100%;box-sizing:border-box;padding:1
 button{margin-top:24px;width:100%;padding:10px;border:0;border-radius:6px;font-size:1rem;cursor:pointer;background:#1f6feb;color:#fff}
 button.secondary{background:#eaeef2;color:#1f2328;margin-top:8px}
 .error{background:#ffebe9;border:1px solid #ff818266;color:#82071e;padding:10px;border-radius:6px;margin-bottom:8px}
-ul.scopes{padding-left:20px}code{font-size:.9em}`;
+ul.scopes{padding-left:20px}code{font-size:.9em}code.uri{word-break:break-all}`;
 
 /** Wrap a page body. `title` is escaped; `body` must already be safe HTML. */
 export function layout(title: string, body: string): string {

@@ -10,6 +10,7 @@ import init from './0001-init.js';
 import impersonation from './0002-impersonation.js';
 import multiNode from './0003-multi-node.js';
 import dpop from './0004-dpop.js';
+import totp from './0005-totp.js';
 import impersonationControl from './0006-impersonation-control.js';
 import webhooks from './0007-webhooks.js';
 import rolesClaim from './0008-roles-claim.js';
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   impersonation,
   multiNode,
   dpop,
+  totp,
   impersonationControl,
   webhooks,
   rolesClaim,

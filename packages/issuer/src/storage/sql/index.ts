@@ -19,6 +19,7 @@ import { settingStore } from './settings.js';
 import { type KeyChanges, signingKeyStore } from './signing-keys.js';
 import { subjectTokenStore } from './subject-tokens.js';
 import { tokenRequestStore } from './token-requests.js';
+import { totpFactorStore } from './totp-factors.js';
 import { userStore } from './users.js';
 import { webhookStore } from './webhooks.js';
 
@@ -86,6 +87,7 @@ export function createSqlStore(db: Executor, parts: DriverParts): Store {
     failures: failureCounterStore(db),
     tokenRequests: tokenRequestStore(db),
     webhooks: webhookStore(db),
+    totpFactors: totpFactorStore(db),
   };
   EXECUTORS.set(store, db);
   return store;
