@@ -14,14 +14,14 @@ import {
   isAuthError,
   MissingTokenError,
   peerCertificate,
-  type RequestLike,
-  requestUrl,
   resolveAdapterOptions,
   resolveScopeRequirement,
   type Verifier,
 } from '@gatehouse/core';
+import type { NodeIncoming } from '@gatehouse/core/node';
 import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { nodeRequest } from './node-request.js';
 import type { RequireAuthHandler, RequireAuthOptions, RequireScopeOptions } from './types.js';
 
 /** What `requireScope()` needs from the `requireAuth()` that ran before it on the same request. */
@@ -43,51 +43,12 @@ function fail(err: unknown, guard: Guard): never {
   });
 }
 
-/** The part of Node's `IncomingMessage` read here (`@hono/node-server` puts it in `c.env.incoming`). */
-interface NodeIncoming {
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  readonly rawHeaders: readonly string[];
-  readonly method?: string | undefined;
-  readonly url?: string | undefined;
-  readonly socket?: { readonly encrypted?: boolean } | undefined;
-}
-
 /** The IncomingMessage when the app runs on `@hono/node-server` (duck-typed: no Node import here). */
 function incomingOf(c: Context): NodeIncoming | undefined {
   const incoming = (c.env as { incoming?: Partial<NodeIncoming> } | undefined)?.incoming;
   return incoming !== undefined && Array.isArray(incoming.rawHeaders) && typeof incoming.headers === 'object'
     ? (incoming as NodeIncoming)
     : undefined;
-}
-
-const FORM = /^\s*application\/x-www-form-urlencoded\s*(?:;|$)/i;
-
-/**
- * On Node, the request as the Node adapters build it, straight from the IncomingMessage: touching
- * `c.req.raw`'s headers makes `@hono/node-server` build a WHATWG `Headers` (and more), which costs more
- * than verifying a cached token. A form POST goes through the `Request`, whose body Hono can read.
- */
-function nodeRequest(incoming: NodeIncoming, origin: string | undefined): RequestLike | undefined {
-  const { method, headers } = incoming;
-  const type = headers['content-type'];
-  if (method !== 'GET' && method !== 'HEAD' && typeof type === 'string' && FORM.test(type)) return undefined;
-  const target = incoming.url ?? '/';
-  return {
-    headers,
-    rawHeaders: incoming.rawHeaders,
-    method,
-    get query() {
-      return URL.parse(target, 'http://host.invalid')?.searchParams;
-    },
-    get url() {
-      const host = headers.host;
-      const scheme = incoming.socket?.encrypted === true ? 'https' : 'http';
-      return requestUrl(origin, scheme, typeof host === 'string' ? host : undefined, target);
-    },
-    get clientCertificate() {
-      return peerCertificate(incoming.socket);
-    },
-  };
 }
 
 /**
