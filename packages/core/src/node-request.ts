@@ -76,7 +76,10 @@ class NodeRequestView implements RequestLike {
   }
 
   get query(): RequestLike['query'] {
-    return this.#options.query ?? URL.parse(this.#incoming.url ?? '/', NO_HOST)?.searchParams;
+    if (this.#options.query !== undefined) return this.#options.query;
+    // Read on every request (a token in the query too is refused): no URL is parsed without a query.
+    const target = this.#incoming.url;
+    return target?.includes('?') === true ? URL.parse(target, NO_HOST)?.searchParams : undefined;
   }
 
   get url(): string | undefined {

@@ -115,6 +115,12 @@ describe('nodeRequestLike', () => {
     expect(seen.body).toBeUndefined();
   });
 
+  it('parses no query for a target without one', async () => {
+    const port = await serve((req) => ({ query: nodeRequestLike(req).query === undefined }));
+    expect(await call(port, { path: '/orders' })).toEqual({ query: true });
+    expect(await call(port, { path: '/orders?' })).toEqual({ query: false });
+  });
+
   it('builds the URL from the origin option, whatever the Host header says', async () => {
     const port = await serve((req) => read(nodeRequestLike(req, { origin: 'https://api.example.com' })));
     const seen = await call(port, { headers: { host: 'evil.test' }, path: 'http://evil.test/me?x=1' });

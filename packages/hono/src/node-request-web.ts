@@ -12,9 +12,9 @@ import type { RequestLike } from '@gatehouse/core';
  *
  * @example
  * ```ts
- * const request = nodeRequest(c.env.incoming, origin) ?? c.req.raw;
+ * const request = nodeRequest(c.env.incoming, { origin }) ?? c.req.raw;
  * ```
  */
-export function nodeRequest(_incoming: unknown, _origin: string | undefined): RequestLike | undefined {
+export function nodeRequest(_incoming: unknown, _options: unknown): RequestLike | undefined {
   return undefined;
 }

@@ -10,21 +10,22 @@
  * @module
  */
 import type { RequestLike } from '@gatehouse/core';
-import { type NodeIncoming, nodeRequestLike } from '@gatehouse/core/node';
+import { type NodeIncoming, type NodeRequestOptions, nodeRequestLike } from '@gatehouse/core/node';
 
 const FORM = /^\s*application\/x-www-form-urlencoded\s*(?:;|$)/i;
 
 /**
- * Core's view of `incoming`, or `undefined` for a form POST (read through the `Request`).
+ * Core's view of `incoming` (`options`: the adapter's `origin`), or `undefined` for a form POST (read
+ * through the `Request`).
  *
  * @example
  * ```ts
- * const request = nodeRequest(c.env.incoming, origin) ?? c.req.raw;
+ * const request = nodeRequest(c.env.incoming, { origin }) ?? c.req.raw;
  * ```
  */
-export function nodeRequest(incoming: NodeIncoming, origin: string | undefined): RequestLike | undefined {
+export function nodeRequest(incoming: NodeIncoming, options: NodeRequestOptions): RequestLike | undefined {
   const { method } = incoming;
   const type = incoming.headers['content-type'];
   if (method !== 'GET' && method !== 'HEAD' && typeof type === 'string' && FORM.test(type)) return undefined;
-  return nodeRequestLike(incoming, { origin });
+  return nodeRequestLike(incoming, options);
 }
