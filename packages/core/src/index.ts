@@ -67,6 +67,7 @@ export {
 } from './errors.js';
 export type { FetchRequestOptions } from './fetch-request.js';
 export { closest as closestName, rejectUnknownKeys as rejectUnknownOptions } from './internal/known-keys.js';
+export { PLATFORM } from './internal/platform.js';
 export type { KeySetStats } from './jwks.js';
 export {
   type CacheOptions,
