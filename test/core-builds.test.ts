@@ -106,6 +106,12 @@ describe('@gatehouse/core builds picked by name', () => {
     expect(run.imported).toContain('crypto');
   });
 
+  it('both builds load by require too', async () => {
+    const script = `for (const b of ['web', 'node']) console.log(require('@gatehouse/core/' + b).PLATFORM)`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], { cwd: core });
+    expect(stdout.trim().split('\n')).toEqual(['web', 'node']);
+  });
+
   it('the web builds import no Node built-in and hold no Node-only export', () => {
     for (const file of ['packages/core/dist/web/index.js', 'packages/hono/dist/web/index.js']) {
       const imports = importsOf(join(root, file));
@@ -121,7 +127,7 @@ describe('@gatehouse/core builds picked by name', () => {
   it('the subpaths name the same builds as the conditions, with the same API but the Node-only view', () => {
     const manifest = JSON.parse(readFileSync(join(core, 'package.json'), 'utf8'));
     const { '.': main, './node': node, './web': web } = manifest.exports;
-    expect(web.default).toBe(main.bun.default);
+    expect(web.import.default).toBe(main.bun.default);
     expect(node.import.default).toBe(main.import.node);
     expect(node.require.default).toBe(main.require.default);
   });

@@ -7,7 +7,8 @@ export default defineConfig([
   // Bun, Deno, workerd, browsers and any other runtime (`exports` conditions): WebCrypto.
   library({
     entry: { 'web/index': 'src/index.ts' },
-    format: ['esm'],
+    // CJS too, for `require('@gatehouse/core/web')`.
+    format: ['esm', 'cjs'],
     dts: true,
     clean: false,
     target: 'es2022',
