@@ -74,7 +74,7 @@ describe('ResultCache', () => {
     expect(off.size).toBe(0);
   });
 
-  it('finds an entry by the token tail but answers only for the very same token', () => {
+  it('A54: finds an entry by the token tail but answers only for the very same token', () => {
     const cache = new ResultCache(10, 600_000);
     const tail = 'x'.repeat(43);
     const [first, second] = [`header.payload-1.${tail}`, `header.payload-2.${tail}`];
