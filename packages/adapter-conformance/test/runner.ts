@@ -214,12 +214,11 @@ export function itAnswersEveryRow(run: Run, suite: Suite, rows: readonly AnyRow[
       if (!sentTo(target, row)) continue;
       const request = row.request(run.env().fixtures);
       let own: TestResponse | undefined;
-      if (target.hostless !== undefined && request.http10 === true && request.headers?.host === undefined) {
-        if (row.warmUp === undefined) {
-          const outcome = await hostless(run, target, row);
-          if (outcome === 'done') continue;
-          own = outcome;
-        }
+      const withoutHost = request.http10 === true && request.headers?.host === undefined;
+      if (target.hostless !== undefined && withoutHost && row.warmUp === undefined) {
+        const outcome = await hostless(run, target, row);
+        if (outcome === 'done') continue;
+        own = outcome;
       }
       const reference = referenceName(suite, target);
       if (!answers.has(reference))
