@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { fileURLToPath } from 'node:url';
 import type { Options } from 'tsup';
 
 /**
@@ -29,5 +30,26 @@ export function library(overrides: Options = {}): Options {
     target: 'node22',
     platform: 'node',
     ...overrides,
+  };
+}
+
+/**
+ * An esbuild plugin for a package's build for runtimes other than Node: every import of the module
+ * `name` (`platform.js`) resolves to its twin (a file URL), a module with the same exports and no
+ * Node built-in or Node-only import.
+ *
+ * @example
+ * ```ts
+ * library({ esbuildPlugins: [twin('node-request.js', new URL('./src/node-request-web.ts', import.meta.url))] });
+ * ```
+ */
+export function twin(name: string, replacement: URL): NonNullable<Options['esbuildPlugins']>[number] {
+  const path = fileURLToPath(replacement);
+  const filter = new RegExp(`(?:^|/)${name.replaceAll('.', '\\.')}$`);
+  return {
+    name: `gatehouse-twin-${name}`,
+    setup(build) {
+      build.onResolve({ filter }, () => ({ path }));
+    },
   };
 }

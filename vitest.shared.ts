@@ -4,6 +4,11 @@ import { fileURLToPath } from 'node:url';
 export const shared = {
   resolve: {
     alias: [
+      // The Node-only entry of core (node.ts): the shared API plus what only Node adapters use.
+      {
+        find: /^@gatehouse\/core\/node$/,
+        replacement: fileURLToPath(new URL('./packages/core/src/node.ts', import.meta.url)),
+      },
       {
         // The issuer's light subpath (webhook signatures), from its source like the packages themselves.
         find: /^@gatehouse\/issuer\/webhooks$/,

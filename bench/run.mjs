@@ -50,6 +50,10 @@ const BENCHES = {
     about:
       "core's WebCrypto build vs jose.jwtVerify on Bun, Deno and workerd (binaries from the npm packages)",
   },
+  'hono-node': {
+    file: 'bench/runtimes/hono-node-micro.mjs',
+    about: 'what @gatehouse/hono adds per request on @hono/node-server, in process (CPU ns vs bare Hono)',
+  },
   hono: {
     file: 'bench/runtimes/hono-http.mjs',
     about: "Hono + @gatehouse/hono vs bare Hono and Hono's jwk middleware, on Node and Bun (autocannon)",

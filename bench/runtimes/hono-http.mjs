@@ -42,14 +42,13 @@ for (const runtime of RUNTIMES) {
     target: 'es2022',
     conditions: [runtime],
     mainFields: ['module', 'main'],
-    alias: {
-      '@gatehouse/core': join(
-        root,
-        runtime === 'node' ? 'packages/core/dist/index.js' : 'packages/core/dist/web/index.js',
-      ),
-      '@gatehouse/hono': join(root, 'packages/hono/dist/index.js'),
-    },
-    nodePaths: [join(root, 'packages/hono/node_modules'), join(root, 'packages/core/node_modules')],
+    // The workspace packages' builds (core's and hono's Node or web build), picked by the runtime's
+    // export condition as an app's bundler would.
+    nodePaths: [
+      join(root, 'packages/adapter-conformance/node_modules'),
+      join(root, 'packages/hono/node_modules'),
+      join(root, 'packages/core/node_modules'),
+    ],
     external: runtime === 'node' ? [] : ['@hono/node-server'],
     outfile: bundles[runtime],
     logLevel: 'warning',

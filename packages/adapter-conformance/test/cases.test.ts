@@ -1,18 +1,12 @@
 /**
  * Runs every row of the conformance table — section A (`ROWS`) and the sender-constrained section D
  * (`DPOP_ROWS`) — against real servers of every framework in `FRAMEWORKS` on loopback (https with client
- * certificates for mTLS) and checks (a) each answer against the row's expectation and core's own error
+ * certificates for mTLS), through the suite's one runner (runner.ts), and checks (a) each answer against the row's expectation and core's own error
  * for it and (b) that all their answers are identical: status, `WWW-Authenticate`, `Retry-After`,
  * `DPoP-Nonce`, content type and body bytes (catalogue case A51).
  */
-import {
-  createDpopProof,
-  createTestCertificateAuthority,
-  createTestIssuer,
-  generateTestCertificate,
-  type TestIssuer,
-} from '@gatehouse/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDpopProof } from '@gatehouse/testing';
+import { describe, expect, it } from 'vitest';
 import {
   type AnyVariant,
   AUDIENCE,
@@ -21,100 +15,27 @@ import {
   FORWARDED_CHAIN,
   FRAMEWORKS,
   type Framework,
-  mintSenderTokens,
-  mintStepUpTokens,
-  mintTokens,
   NONCE_LIFETIME,
   nonceStepsBack,
   ROWS,
-  type Row,
   STEP_UP_ROWS,
-  type StepUpFixtures,
   SUBJECT,
   send,
   VARIANTS,
 } from '../src/index.js';
-import {
-  caseLabel,
-  checkResponse,
-  comparable,
-  type Deployment,
-  deploy,
-  expectedError,
-  METADATA_PATH,
-  METADATA_URL,
-  parseChallenges,
-} from './support.js';
+import { itAnswersEveryRow, localTarget, type Suite, useSuite } from './runner.js';
+import { comparable, expectedError, METADATA_PATH, METADATA_URL, parseChallenges } from './support.js';
 
-let issuer: TestIssuer;
-let fixtures: StepUpFixtures;
-const deployments = new Map<string, Deployment>();
-const deployment = (framework: Framework, variant: AnyVariant) => deployments.get(`${framework}/${variant}`)!;
-
-beforeAll(async () => {
-  issuer = await createTestIssuer({ audience: AUDIENCE });
-  const ca = await createTestCertificateAuthority();
-  const serverCertificate = await generateTestCertificate({
-    ca,
-    commonName: 'localhost',
-    hosts: ['127.0.0.1'],
-  });
-  const sender = await mintSenderTokens(issuer);
-  fixtures = {
-    ...(await mintTokens(issuer)),
-    ...sender,
-    ...(await mintStepUpTokens(issuer, sender.keys.main)),
-  };
-  for (const framework of FRAMEWORKS) {
-    for (const variant of [...VARIANTS, ...DPOP_VARIANTS])
-      deployments.set(
-        `${framework}/${variant}`,
-        await deploy({ issuer, serverCertificate }, framework, variant),
-      );
-  }
-});
-
-afterAll(async () => {
-  await Promise.all([...deployments.values()].map((d) => d.app.close()));
-});
-
-type AnyRow = Row<AnyVariant, StepUpFixtures>;
-
-async function runRow(row: AnyRow): Promise<void> {
-  const responses: Record<string, Partial<ReturnType<typeof comparable>>> = {};
-  for (const framework of FRAMEWORKS) {
-    const d = deployment(framework, row.variant);
-    const { app, verifier, fetches } = d;
-    if (row.warmUp !== undefined) {
-      const warm = await send(app.url, row.warmUp(fixtures), d.sendContext());
-      expect(warm.status, `${framework}: the warm-up request is accepted`).toBe(200);
-    }
-    const before = fetches();
-    const nonceBefore = verifier.dpopNonce();
-    const res = await send(app.url, row.request(fixtures), d.sendContext());
-    try {
-      checkResponse(res, row.expect, {
-        context: verifier.context,
-        algs: d.algs,
-        nonces: [nonceBefore, verifier.dpopNonce()],
-      });
-    } catch (err) {
-      (err as Error).message = `${framework}: ${(err as Error).message}`;
-      throw err;
-    }
-    if (row.variant === 'outage' && row.expect.status !== 503) {
-      expect(fetches() - before, `${framework}: answered without fetching keys (0F)`).toBe(0);
-    }
-    responses[framework] = row.expect.status === 431 ? { status: res.status } : comparable(res);
-  }
-  for (const framework of FRAMEWORKS)
-    expect(responses[framework], `${framework} = express`).toEqual(responses.express);
-}
-
-const title = (row: AnyRow) => `${caseLabel(row.catalogue)} [${row.variant}] ${row.name}`;
+/** Every Node framework, each compared with Express's answer to the same row. */
+const SUITE: Suite = {
+  targets: FRAMEWORKS.map((framework) => localTarget(framework, framework)),
+  reference: 'shared',
+};
+const run = useSuite(SUITE);
+const deployment = (framework: Framework, variant: AnyVariant) => run.deployment(framework, variant);
 
 describe('conformance: every adapter answers every row identically', () => {
-  it.each(ROWS.map((row) => [title(row), row] as const))('%s', (_title, row) => runRow(row));
+  itAnswersEveryRow(run, SUITE, ROWS);
 
   it('covers every catalogue case the issue lists', () => {
     const covered = new Set(ROWS.flatMap((row) => row.catalogue));
@@ -132,20 +53,23 @@ describe('conformance: every adapter answers every row identically', () => {
     // as a reset before the client reads the 431. Either way the server must stay up.
     const outcome = await send(app.url, {
       path: '/me',
-      headers: { authorization: `Bearer ${fixtures.huge}` },
+      headers: { authorization: `Bearer ${run.env().fixtures.huge}` },
     }).then(
       (res) => res.status,
       (err: NodeJS.ErrnoException) => err.code,
     );
     expect([431, 'ECONNRESET', 'EPIPE']).toContain(outcome);
-    const res = await send(app.url, { path: '/me', headers: { authorization: `Bearer ${fixtures.full}` } });
+    const res = await send(app.url, {
+      path: '/me',
+      headers: { authorization: `Bearer ${run.env().fixtures.full}` },
+    });
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({ subject: SUBJECT });
   });
 });
 
 describe('conformance: sender-constrained tokens (DPoP, mTLS), identically', () => {
-  it.each(DPOP_ROWS.map((row) => [title(row), row] as const))('%s', (_title, row) => runRow(row));
+  itAnswersEveryRow(run, SUITE, DPOP_ROWS);
 
   it('covers section D cases 1–12 and 14–22, and every variant', () => {
     const covered = new Set(DPOP_ROWS.flatMap((row) => row.catalogue));
@@ -163,12 +87,15 @@ describe('conformance: sender-constrained tokens (DPoP, mTLS), identically', () 
       const d = deployment(framework, 'default');
       const url = `${d.app.url}/me`;
       const proof = createDpopProof({
-        key: fixtures.keys.main,
+        key: run.env().fixtures.keys.main,
         method: 'GET',
         url,
-        accessToken: fixtures.bound,
+        accessToken: run.env().fixtures.bound,
       });
-      const request = { path: '/me', headers: { authorization: `DPoP ${fixtures.bound}`, dpop: proof } };
+      const request = {
+        path: '/me',
+        headers: { authorization: `DPoP ${run.env().fixtures.bound}`, dpop: proof },
+      };
       const answers = await Promise.all(Array.from({ length: 20 }, () => send(d.app.url, request)));
       const statuses = answers.map((res) => res.status);
       expect(statuses.filter((s) => s === 200)).toHaveLength(1);
@@ -200,12 +127,16 @@ describe('conformance: sender-constrained tokens (DPoP, mTLS), identically', () 
       const d = deployment(framework, 'proxy');
       const answer = async (url: string) => {
         const proof = createDpopProof({
-          key: fixtures.keys.main,
+          key: run.env().fixtures.keys.main,
           method: 'GET',
           url,
-          accessToken: fixtures.bound,
+          accessToken: run.env().fixtures.bound,
         });
-        const headers = { authorization: `DPoP ${fixtures.bound}`, dpop: proof, ...FORWARDED_CHAIN };
+        const headers = {
+          authorization: `DPoP ${run.env().fixtures.bound}`,
+          dpop: proof,
+          ...FORWARDED_CHAIN,
+        };
         return (await send(d.app.url, { path: '/me', headers })).status;
       };
       const [first, last] = [await answer('https://evil.test/me'), await answer('http://api.real/me')];
@@ -225,7 +156,7 @@ describe('conformance: sender-constrained tokens (DPoP, mTLS), identically', () 
 });
 
 describe('conformance: RFC 9470 step-up, identically', () => {
-  it.each(STEP_UP_ROWS.map((row) => [title(row), row] as const))('%s', (_title, row) => runRow(row));
+  itAnswersEveryRow(run, SUITE, STEP_UP_ROWS);
 
   it('covers section E cases 9 and 15', () => {
     const covered = new Set(STEP_UP_ROWS.flatMap((row) => row.catalogue));
@@ -244,7 +175,7 @@ describe('conformance: RFC 9728 protected resource metadata', () => {
   };
 
   it(`serves ${METADATA_PATH} without a token, identically`, async () => {
-    expected.authorization_servers = [issuer.issuer];
+    expected.authorization_servers = [run.env().issuer.issuer];
     const answers = [];
     for (const framework of FRAMEWORKS) {
       const res = await send(deployment(framework, 'metadata').app.url, { path: METADATA_PATH });

@@ -19,78 +19,50 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:net';
 import { createVerifier, type Verifier, type VerifierOptions } from '@gatehouse/core';
-import {
-  createTestCertificateAuthority,
-  createTestIssuer,
-  generateTestCertificate,
-  type IssuerServer,
-  type TestIssuer,
-} from '@gatehouse/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IssuerServer, TestIssuer } from '@gatehouse/testing';
+import { describe, expect, it } from 'vitest';
 import {
   type AnyVariant,
-  AUDIENCE,
   DPOP_ROWS,
   DPOP_VARIANT_CONFIG,
-  DPOP_VARIANTS,
-  mintSenderTokens,
-  mintStepUpTokens,
-  mintTokens,
   ROWS,
-  type Row,
   STEP_UP_ROWS,
-  type StepUpFixtures,
   send,
-  type TestResponse,
-  VARIANTS,
   type VariantConfig,
 } from '../src/index.js';
 import type { RuntimeApp, ServeConfig, VariantServeConfig } from '../src/runtimes/serve-config.js';
-import { type RuntimeProcess, startBun, startDeno, startWorkerd } from './runtime-processes.js';
 import {
-  caseLabel,
-  checkResponse,
-  comparable,
-  DEFAULT_ALGS,
-  type Deployment,
-  deploy,
-  METADATA_PATH,
-  METADATA_URL,
-} from './support.js';
+  type AnyRow,
+  type Exclusion,
+  itAnswersEveryRow,
+  referenceName,
+  type Suite,
+  type Target,
+  useSuite,
+} from './runner.js';
+import { type RuntimeProcess, startBun, startDeno, startWorkerd } from './runtime-processes.js';
+import { comparable, DEFAULT_ALGS, type Deployment, METADATA_PATH, METADATA_URL } from './support.js';
 
-type AnyRow = Row<AnyVariant, StepUpFixtures>;
-
-const TARGETS = [
-  { name: 'hono-bun', app: 'hono', start: startBun },
-  { name: 'fetch-bun', app: 'fetch', start: startBun },
-  { name: 'fetch-deno', app: 'fetch', start: startDeno },
-  { name: 'hono-workerd', app: 'hono', start: startWorkerd },
-] as const satisfies readonly {
-  name: string;
-  app: RuntimeApp;
-  start: (c: ServeConfig) => Promise<RuntimeProcess>;
-}[];
-const NOT_SENT: readonly AnyVariant[] = ['proxy', 'mtls', 'large'];
-const SERVED = [...VARIANTS, ...DPOP_VARIANTS].filter((v) => !NOT_SENT.includes(v));
-/** Targets whose runtime answers a request without `Host` itself, before the app runs, and how. */
-const REFUSES_HOSTLESS: Readonly<Record<string, string>> = {
-  'hono-bun': "Hono's router cannot route Bun's relative URL: 404",
-  'hono-workerd': 'workerd answers 400',
-};
+const EXCLUDES: readonly Exclusion[] = [
+  { variants: ['proxy'], why: 'no trust-proxy setting in a fetch handler: set `origin`' },
+  {
+    variants: ['mtls'],
+    why: 'none of these runtimes hands a TLS client certificate to a fetch handler: use `mtls.certificateHeader`, whose rows run',
+  },
+  { variants: ['large'], why: "header size limits are the runtime's" },
+  { rows: (row) => row.expect.status === 431, why: "header size limits are the runtime's" },
+];
 const RESOURCE_METADATA = { scopesSupported: ['read:users', 'write:users'], resourceName: 'Conformance API' };
 
 let issuer: TestIssuer;
 let issuerServer: IssuerServer;
-let fixtures: StepUpFixtures;
 /** A JWKS endpoint that is down: it counts connections and drops each one. */
 let deadJwks: Server;
+let deadJwksUri: string;
 let deadHits = 0;
-const processes = new Map<string, RuntimeProcess>();
-const deployments = new Map<string, Deployment>();
-const deployment = (target: string, variant: AnyVariant) => deployments.get(`${target}/${variant}`)!;
 
 /** The verifier options a variant's deployment gets, as in support.ts `deploy()`, without functions. */
-function verifierOptions(variant: AnyVariant, deadJwksUri: string): VerifierOptions {
+function verifierOptions(variant: AnyVariant): VerifierOptions {
   const config: VariantConfig = variant in DPOP_VARIANT_CONFIG ? DPOP_VARIANT_CONFIG[variant as never] : {};
   return {
     ...issuer.verifierOptions(),
@@ -103,11 +75,11 @@ function verifierOptions(variant: AnyVariant, deadJwksUri: string): VerifierOpti
   };
 }
 
-function serveConfig(variant: AnyVariant, deadJwksUri: string): VariantServeConfig {
+function serveConfig(variant: AnyVariant): VariantServeConfig {
   const config: VariantConfig = variant in DPOP_VARIANT_CONFIG ? DPOP_VARIANT_CONFIG[variant as never] : {};
   return {
     variant,
-    verifier: verifierOptions(variant, deadJwksUri),
+    verifier: verifierOptions(variant),
     ...(config.origin === undefined ? {} : { origin: config.origin }),
     ...(variant === 'metadata' ? { resourceMetadata: RESOURCE_METADATA } : {}),
   };
@@ -125,106 +97,66 @@ function remote(url: string, variant: AnyVariant, twin: Verifier): Deployment {
   };
 }
 
-beforeAll(async () => {
-  issuer = await createTestIssuer({ audience: AUDIENCE });
-  issuerServer = await issuer.listen();
-  deadJwks = createServer((socket) => {
-    deadHits++;
-    socket.destroy();
-  }).listen(0, '127.0.0.1');
-  await once(deadJwks, 'listening');
-  const deadJwksUri = `http://127.0.0.1:${(deadJwks.address() as { port: number }).port}/jwks`;
-  const ca = await createTestCertificateAuthority();
-  const serverCertificate = await generateTestCertificate({
-    ca,
-    commonName: 'localhost',
-    hosts: ['127.0.0.1'],
-  });
-  const sender = await mintSenderTokens(issuer);
-  fixtures = {
-    ...(await mintTokens(issuer)),
-    ...sender,
-    ...(await mintStepUpTokens(issuer, sender.keys.main)),
+/**
+ * A runtime process serving every variant (one server per variant) with its own verifier, which fetches
+ * the keys from the test issuer listening on loopback; `refusal`: how its runtime answers a request
+ * without `Host` itself, before the app runs.
+ */
+function remoteTarget(
+  name: string,
+  app: RuntimeApp,
+  start: (c: ServeConfig) => Promise<RuntimeProcess>,
+  refusal?: string,
+): Target {
+  return {
+    name,
+    excludes: EXCLUDES,
+    hostless: refusal === undefined ? {} : { refusal },
+    async deploy(_env, variants) {
+      const running = await start({ app, variants: variants.map(serveConfig) });
+      const deployments = new Map<AnyVariant, Deployment>();
+      for (const variant of variants) {
+        const twin = createVerifier({ ...verifierOptions(variant), fetch: issuer.fetch });
+        deployments.set(variant, remote(`http://127.0.0.1:${running.ports.get(variant)}`, variant, twin));
+      }
+      return { deployments, close: () => running.close() };
+    },
   };
-  const env = { issuer, serverCertificate };
-  for (const target of TARGETS) {
-    const running = await target.start({
-      app: target.app,
-      variants: SERVED.map((variant) => serveConfig(variant, deadJwksUri)),
-    });
-    processes.set(target.name, running);
-    for (const variant of SERVED) {
-      const twin = createVerifier({ ...verifierOptions(variant, deadJwksUri), fetch: issuer.fetch });
-      deployments.set(
-        `${target.name}/${variant}`,
-        remote(`http://127.0.0.1:${running.ports.get(variant)}`, variant, twin),
-      );
-      // One Express reference per target: outage rows depend on each deployment's own backoff state.
-      deployments.set(`express@${target.name}/${variant}`, await deploy(env, 'express', variant));
-    }
-  }
-}, 240_000);
-
-afterAll(async () => {
-  await Promise.all([...processes.values()].map((p) => p.close()));
-  await Promise.all(
-    [...deployments.entries()].filter(([k]) => k.startsWith('express@')).map(([, d]) => d.app.close()),
-  );
-  await new Promise((resolve) => deadJwks?.close(resolve));
-  await issuerServer?.close();
-});
-
-async function answer(name: string, d: Deployment, row: AnyRow, sent?: TestResponse) {
-  if (sent === undefined && row.warmUp !== undefined) {
-    const warm = await send(d.app.url, row.warmUp(fixtures), d.sendContext());
-    expect(warm.status, `${name}: the warm-up request is accepted`).toBe(200);
-  }
-  const before = d.fetches();
-  const nonceBefore = d.verifier.dpopNonce();
-  const res = sent ?? (await send(d.app.url, row.request(fixtures), d.sendContext()));
-  try {
-    checkResponse(res, row.expect, {
-      context: d.verifier.context,
-      algs: d.algs,
-      nonces: [nonceBefore, d.verifier.dpopNonce()],
-    });
-  } catch (err) {
-    (err as Error).message = `${name}: ${(err as Error).message}`;
-    throw err;
-  }
-  if (row.variant === 'outage' && row.expect.status !== 503)
-    expect(d.fetches() - before, `${name}: answered without fetching keys (0F)`).toBe(0);
-  return comparable(res);
 }
 
-const rows = ([...ROWS, ...DPOP_ROWS, ...STEP_UP_ROWS] as AnyRow[]).filter(
-  (row) => SERVED.includes(row.variant) && row.expect.status !== 431,
-);
-const title = (row: AnyRow) => `${caseLabel(row.catalogue)} [${row.variant}] ${row.name}`;
+const SUITE: Suite = {
+  targets: [
+    remoteTarget('hono-bun', 'hono', startBun, "Hono's router cannot route Bun's relative URL: 404"),
+    remoteTarget('fetch-bun', 'fetch', startBun),
+    remoteTarget('fetch-deno', 'fetch', startDeno),
+    remoteTarget('hono-workerd', 'hono', startWorkerd, 'workerd answers 400'),
+  ],
+  reference: 'own',
+  async prepare(testIssuer) {
+    issuer = testIssuer;
+    issuerServer = await issuer.listen();
+    deadJwks = createServer((socket) => {
+      deadHits++;
+      socket.destroy();
+    }).listen(0, '127.0.0.1');
+    await once(deadJwks, 'listening');
+    deadJwksUri = `http://127.0.0.1:${(deadJwks.address() as { port: number }).port}/jwks`;
+  },
+  async cleanup() {
+    await new Promise((resolve) => deadJwks?.close(resolve));
+    await issuerServer?.close();
+  },
+};
+const run = useSuite(SUITE);
 
-describe.each(TARGETS.map((t) => t.name))('conformance: %s answers every row as Express does', (target) => {
-  it.each(rows.map((row) => [title(row), row] as const))('%s', async (_title, row) => {
-    const request = row.request(fixtures);
-    let sent: TestResponse | undefined;
-    if (request.http10 === true && request.headers?.host === undefined && row.warmUp === undefined) {
-      const d = deployment(target, row.variant);
-      sent = await send(d.app.url, request, d.sendContext()).catch(() => undefined);
-      const status = sent?.status;
-      if (status === undefined || Number.isNaN(status)) return; // the runtime dropped the half-closed connection
-      const refusal = REFUSES_HOSTLESS[target];
-      if (refusal !== undefined) {
-        expect(status >= 400 && status < 500, refusal).toBe(true);
-        return;
-      }
-    }
-    const reference = await answer('express', deployment(`express@${target}`, row.variant), row);
-    const own = await answer(target, deployment(target, row.variant), row, sent);
-    expect(own, `${target} = Express`).toEqual(reference);
-  });
+describe('conformance: Bun, Deno and workerd answer every row as Express does', () => {
+  itAnswersEveryRow(run, SUITE, [...ROWS, ...DPOP_ROWS, ...STEP_UP_ROWS] as AnyRow[]);
+});
 
+describe.each(SUITE.targets)('conformance: $name', (target) => {
   it('serves the RFC 9728 document as Express does', async () => {
-    const own = await send(deployment(target, 'metadata').app.url, { path: METADATA_PATH });
-    const reference = await send(deployment(`express@${target}`, 'metadata').app.url, {
+    const own = await send(run.deployment(target.name, 'metadata').app.url, { path: METADATA_PATH });
+    const reference = await send(run.deployment(referenceName(SUITE, target), 'metadata').app.url, {
       path: METADATA_PATH,
     });
     expect(own.status).toBe(200);

@@ -74,6 +74,7 @@ export {
 } from './errors.js';
 export type { FetchRequestOptions } from './fetch-request.js';
 export { closest as closestName, rejectUnknownKeys as rejectUnknownOptions } from './internal/known-keys.js';
+export { PLATFORM } from './internal/platform.js';
 export type {
   IntrospectionClientAuth,
   IntrospectionOptions,

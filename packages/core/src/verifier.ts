@@ -107,6 +107,23 @@ export interface Verifier {
     options: AuthenticateOptions & { optional: true },
   ): Promise<AuthInfo | undefined>;
   authenticate(request: RequestLike | Request, options?: AuthenticateOptions): Promise<AuthInfo>;
+  /**
+   * {@link Verifier.authenticate} without a promise when the answer is ready now — on Node, a token
+   * in the result cache, or any token whose keys are cached: the {@link AuthInfo} (or `undefined`), or
+   * a promise when keys must be fetched (or on WebCrypto). A failure known now is thrown, a later one
+   * rejects, with the same `AuthError` `authenticate()` rejects with. For adapters on a hot path
+   * whose framework can carry on synchronously.
+   *
+   * @example
+   * ```ts
+   * const result = verifier.authenticateNow(request);
+   * const auth = result instanceof Promise ? await result : result;
+   * ```
+   */
+  authenticateNow(
+    request: RequestLike | Request,
+    options?: AuthenticateOptions,
+  ): AuthInfo | undefined | Promise<AuthInfo | undefined>;
   /** Check an already verified token against further requirements (scopes, roles, delegation). Throws an `AuthError`. */
   authorize(info: AuthInfo, options: VerifyOptions): void;
   /**
@@ -306,25 +323,33 @@ export function createVerifier(options: VerifierOptions): Verifier {
     request: RequestLike | Request,
     call: AuthenticateOptions = {},
   ): Promise<AuthInfo | undefined> {
-    if (!isFetchRequest(request)) return authenticateLike(request, call);
     try {
-      const like = toRequestLike(request, call);
-      return like instanceof Promise
-        ? like.then((r) => authenticateLike(r, call))
-        : authenticateLike(like, call);
+      const result = authenticateNow(request, call);
+      return result instanceof Promise ? result : Promise.resolve(result);
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
-  function authenticateLike(request: RequestLike, call: AuthenticateOptions): Promise<AuthInfo | undefined> {
+  /** authenticate(), with the result itself when it is ready now; throws what fails now. */
+  function authenticateNow(
+    request: RequestLike | Request,
+    call: AuthenticateOptions = {},
+  ): Maybe<AuthInfo | undefined> {
+    if (!isFetchRequest(request)) return authenticateLike(request, call);
+    const like = toRequestLike(request, call);
+    return like instanceof Promise
+      ? like.then((r) => authenticateLike(r, call))
+      : authenticateLike(like, call);
+  }
+
+  function authenticateLike(request: RequestLike, call: AuthenticateOptions): Maybe<AuthInfo | undefined> {
     let scheme: 'bearer' | 'dpop' = 'bearer';
     try {
       const found = findCredentials(request, tokenSources, isKnown, acceptsDpop);
       if (found === undefined) {
-        return call.optional === true
-          ? Promise.resolve(undefined)
-          : Promise.reject(new MissingTokenError(context));
+        if (call.optional === true) return undefined;
+        throw new MissingTokenError(context);
       }
       scheme = found.scheme;
       const proof = scheme === 'dpop' ? readProof(request, dpop.maxProofLength, dpopContext) : undefined;
@@ -336,10 +361,10 @@ export function createVerifier(options: VerifierOptions): Verifier {
       };
       const result = verified(found.token, now);
       const settled = result instanceof Promise ? result.then(bound) : bound(result);
-      if (!(settled instanceof Promise)) return Promise.resolve(settled);
+      if (!(settled instanceof Promise)) return settled;
       return scheme === 'dpop' ? settled.catch((error: unknown) => Promise.reject(inDpop(error))) : settled;
     } catch (error) {
-      return Promise.reject(scheme === 'dpop' ? inDpop(error) : error);
+      throw scheme === 'dpop' ? inDpop(error) : error;
     }
   }
 
@@ -348,6 +373,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
     context,
     verify,
     authenticate: authenticate as Verifier['authenticate'],
+    authenticateNow,
     authorize,
     warmUp: () =>
       issuers.warmUp().catch((error: unknown) => {

@@ -74,6 +74,27 @@ describe('ResultCache', () => {
     expect(off.size).toBe(0);
   });
 
+  it('A54: finds an entry by the token tail but answers only for the very same token', () => {
+    const cache = new ResultCache(10, 600_000);
+    const tail = 'x'.repeat(43);
+    const [first, second] = [`header.payload-1.${tail}`, `header.payload-2.${tail}`];
+    const a = info('a');
+    cache.set(first, a, 2_000, 1_000);
+    expect(cache.get(first, 1_000)).toBe(a);
+    expect(cache.has(first)).toBe(true);
+    // Same last 43 characters, another token: never the first one's result.
+    expect(cache.get(second, 1_000)).toBeUndefined();
+    expect(cache.has(second)).toBe(false);
+    // A copy of the first token (another string, same text) hits.
+    expect(cache.get([...first].join(''), 1_000)).toBe(a);
+    // The second token, once verified, takes the place; the first is then verified again.
+    const b = info('b');
+    cache.set(second, b, 2_000, 1_000);
+    expect(cache.get(second, 1_000)).toBe(b);
+    expect(cache.get(first, 1_000)).toBeUndefined();
+    expect(cache.size).toBe(1);
+  });
+
   it('evicts the least recently used entry beyond max, and clears', () => {
     const cache = new ResultCache(2, 600_000);
     cache.set('a', info('a'), 2_000, 1_000);

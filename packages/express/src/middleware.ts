@@ -10,15 +10,14 @@
 import {
   isAuthError,
   MissingTokenError,
-  peerCertificate,
   type RequestLike,
-  requestUrl,
   resolveAdapterOptions,
   resolveRoleRequirement,
   resolveScopeRequirement,
   type Verifier,
   type VerifyOptions,
 } from '@gatehouse/core';
+import { nodeRequestLike } from '@gatehouse/core/node';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type {
   Middleware,
@@ -36,24 +35,14 @@ interface Guard {
 
 const guards = new WeakMap<Request, Guard>();
 
-/**
- * The request as core sees it. `url` (for DPoP's `htu`) and the TLS client certificate are getters,
- * read only when a sender-constrained token needs them.
- */
-const toRequestLike = (req: Request, origin: string | undefined): RequestLike => ({
-  headers: req.headers,
-  rawHeaders: req.rawHeaders,
-  method: req.method,
-  query: req.query,
-  body: req.body,
-  get url() {
-    // Express 5: `protocol` and `host` follow the app's "trust proxy" setting.
-    return requestUrl(origin, req.protocol, req.host, req.originalUrl);
-  },
-  get clientCertificate() {
-    return peerCertificate(req.socket);
-  },
-});
+/** The request as core sees it (core's Node view; Express 5's `protocol` and `host` follow "trust proxy"). */
+const toRequestLike = (req: Request, origin: string | undefined): RequestLike =>
+  nodeRequestLike(req, {
+    origin,
+    query: req.query,
+    body: req.body,
+    location: () => ({ protocol: req.protocol, host: req.host, target: req.originalUrl }),
+  });
 
 function reject(err: unknown, guard: Guard, res: Response, next: NextFunction): void {
   if (!guard.handleErrors || !isAuthError(err)) {

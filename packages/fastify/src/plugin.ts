@@ -10,37 +10,27 @@
 import {
   isAuthError,
   MissingTokenError,
-  peerCertificate,
   type RequestLike,
   type ResolvedAdapterOptions,
-  requestUrl,
   resolveAdapterOptions,
   resolveRoleRequirement,
   resolveScopeRequirement,
   type VerifyOptions,
 } from '@gatehouse/core';
+import { nodeRequestLike } from '@gatehouse/core/node';
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { GatehouseHook, GatehouseOptions, RequireRoleOptions, RequireScopeOptions } from './types.js';
 
-/**
- * The request as core sees it. `url` (for DPoP's `htu`) and the TLS client certificate are getters,
- * read only when a sender-constrained token needs them.
- */
-const toRequestLike = (request: FastifyRequest, origin: string | undefined): RequestLike => ({
-  headers: request.headers,
-  rawHeaders: request.raw.rawHeaders,
-  method: request.method,
-  query: request.query as RequestLike['query'],
-  body: request.body,
-  get url() {
-    // Fastify: `protocol` and `host` follow the `trustProxy` setting.
-    return requestUrl(origin, request.protocol, request.host, request.url);
-  },
-  get clientCertificate() {
-    return peerCertificate(request.raw.socket);
-  },
-});
+/** The request as core sees it (core's Node view; Fastify's `protocol` and `host` follow `trustProxy`). */
+const toRequestLike = (request: FastifyRequest, origin: string | undefined): RequestLike =>
+  nodeRequestLike(request.raw, {
+    origin,
+    headers: request.headers,
+    query: request.query as RequestLike['query'],
+    body: request.body,
+    location: () => ({ protocol: request.protocol, host: request.host, target: request.url }),
+  });
 
 const plugin: FastifyPluginCallback<GatehouseOptions> = (app, options, done) => {
   let resolved: ResolvedAdapterOptions;

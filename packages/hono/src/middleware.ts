@@ -14,16 +14,16 @@ import {
   isAuthError,
   MissingTokenError,
   peerCertificate,
-  type RequestLike,
-  requestUrl,
   resolveAdapterOptions,
   resolveRoleRequirement,
   resolveScopeRequirement,
   type Verifier,
   type VerifyOptions,
 } from '@gatehouse/core';
+import type { NodeIncoming } from '@gatehouse/core/node';
 import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { nodeRequest } from './node-request.js';
 import type {
   RequireAuthHandler,
   RequireAuthOptions,
@@ -37,26 +37,27 @@ interface Guard {
   readonly handleErrors: boolean;
 }
 
-const guards = new WeakMap<Context, Guard>();
+/**
+ * Where `requireAuth()` leaves its guard on the request's Context: a symbol-keyed property, which costs
+ * less per request than a `WeakMap` entry (no ephemeron for the garbage collector to trace).
+ */
+const GUARD = Symbol('gatehouse.guard');
+type Guarded = Context & { [GUARD]?: Guard };
 
-/** An `AuthError` as Hono sees errors: an `HTTPException` answering with the RFC 6750 response. */
-function fail(err: unknown, guard: Guard): never {
-  if (!guard.handleErrors || !isAuthError(err)) throw err;
+/**
+ * An `AuthError` as Hono sees errors, as a rejection: an `HTTPException` answering with the RFC 6750
+ * response. Anything else (or every error, without `handleErrors`) is passed on as it is.
+ */
+function refuse(err: unknown, guard: Guard): Promise<never> {
+  if (!guard.handleErrors || !isAuthError(err)) return Promise.reject(err);
   const error: AuthError = err;
-  throw new HTTPException(error.status as ConstructorParameters<typeof HTTPException>[0], {
-    res: errorResponse(error),
-    message: error.message,
-    cause: error,
-  });
-}
-
-/** The part of Node's `IncomingMessage` read here (`@hono/node-server` puts it in `c.env.incoming`). */
-interface NodeIncoming {
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  readonly rawHeaders: readonly string[];
-  readonly method?: string | undefined;
-  readonly url?: string | undefined;
-  readonly socket?: { readonly encrypted?: boolean } | undefined;
+  return Promise.reject(
+    new HTTPException(error.status as ConstructorParameters<typeof HTTPException>[0], {
+      res: errorResponse(error),
+      message: error.message,
+      cause: error,
+    }),
+  );
 }
 
 /** The IncomingMessage when the app runs on `@hono/node-server` (duck-typed: no Node import here). */
@@ -65,36 +66,6 @@ function incomingOf(c: Context): NodeIncoming | undefined {
   return incoming !== undefined && Array.isArray(incoming.rawHeaders) && typeof incoming.headers === 'object'
     ? (incoming as NodeIncoming)
     : undefined;
-}
-
-const FORM = /^\s*application\/x-www-form-urlencoded\s*(?:;|$)/i;
-
-/**
- * On Node, the request as the Node adapters build it, straight from the IncomingMessage: touching
- * `c.req.raw`'s headers makes `@hono/node-server` build a WHATWG `Headers` (and more), which costs more
- * than verifying a cached token. A form POST goes through the `Request`, whose body Hono can read.
- */
-function nodeRequest(incoming: NodeIncoming, origin: string | undefined): RequestLike | undefined {
-  const { method, headers } = incoming;
-  const type = headers['content-type'];
-  if (method !== 'GET' && method !== 'HEAD' && typeof type === 'string' && FORM.test(type)) return undefined;
-  const target = incoming.url ?? '/';
-  return {
-    headers,
-    rawHeaders: incoming.rawHeaders,
-    method,
-    get query() {
-      return URL.parse(target, 'http://host.invalid')?.searchParams;
-    },
-    get url() {
-      const host = headers.host;
-      const scheme = incoming.socket?.encrypted === true ? 'https' : 'http';
-      return requestUrl(origin, scheme, typeof host === 'string' ? host : undefined, target);
-    },
-    get clientCertificate() {
-      return peerCertificate(incoming.socket);
-    },
-  };
 }
 
 /**
@@ -117,6 +88,9 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
   // Failures are reported through the verifier's onWarning; `await auth.ready()` to fail the boot.
   if (warmUp) verifier.warmUp().catch(() => {});
   const guard: Guard = Object.freeze({ verifier, handleErrors });
+  // Built once: nothing is allocated per request but what the request itself needs.
+  const call = Object.freeze({ optional, allowDelegation });
+  const view = Object.freeze({ origin });
 
   const serveMetadata = (c: Context): Response | undefined => {
     if (metadata === undefined || (c.req.method !== 'GET' && c.req.method !== 'HEAD')) return undefined;
@@ -126,28 +100,38 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
     });
   };
 
-  const authenticate: MiddlewareHandler = async (c, next) => {
+  // Not `async`: with a cached token the verifier answers now, and the chain goes on without a
+  // promise of its own (a Hono app on Node answers a cached request in the time of a bare one).
+  const authenticate: MiddlewareHandler = (c, next) => {
     const served = serveMetadata(c);
-    if (served !== undefined) return served;
-    guards.set(c, guard);
+    if (served !== undefined) return Promise.resolve(served);
+    (c as Guarded)[GUARD] = guard;
+    let result: ReturnType<Verifier['authenticateNow']>;
     try {
       const incoming = incomingOf(c);
-      const node = incoming === undefined ? undefined : nodeRequest(incoming, origin);
-      c.set(
-        'auth',
-        await (node === undefined
-          ? verifier.authenticate(c.req.raw, {
+      const node = incoming === undefined ? undefined : nodeRequest(incoming, view);
+      result =
+        node === undefined
+          ? verifier.authenticateNow(c.req.raw, {
               optional,
               allowDelegation,
               origin,
               clientCertificate: peerCertificate(incoming?.socket),
             })
-          : verifier.authenticate(node, { optional, allowDelegation })),
-      );
+          : verifier.authenticateNow(node, call);
     } catch (err) {
-      fail(err, guard);
+      return refuse(err, guard);
     }
-    await next();
+    if (result instanceof Promise)
+      return result.then(
+        (auth) => {
+          c.set('auth', auth);
+          return next();
+        },
+        (err: unknown) => refuse(err, guard),
+      );
+    c.set('auth', result);
+    return next();
   };
   const metadataOnly: MiddlewareHandler = async (c, next) => serveMetadata(c) ?? (await next());
   return Object.assign(authenticate, {
@@ -194,16 +178,17 @@ export function requireRole(
 
 /** The middleware of `requireScope()` and `requireRole()`: `call` checked against `c.get('auth')`. */
 function authorizeRoute(call: VerifyOptions, name: string): MiddlewareHandler {
-  return async (c, next) => {
-    const guard = guards.get(c);
-    if (guard === undefined) throw new Error(`${name}() must run after requireAuth() on the same route`);
+  return (c, next) => {
+    const guard = (c as Guarded)[GUARD];
+    if (guard === undefined)
+      return Promise.reject(new Error(`${name}() must run after requireAuth() on the same route`));
     try {
       const auth = c.get('auth');
       if (auth === undefined) throw new MissingTokenError(guard.verifier.context);
       guard.verifier.authorize(auth, call);
     } catch (err) {
-      fail(err, guard);
+      return refuse(err, guard);
     }
-    await next();
+    return next();
   };
 }

@@ -9,15 +9,14 @@
 import {
   isAuthError,
   MissingTokenError,
-  peerCertificate,
   type RequestLike,
-  requestUrl,
   resolveAdapterOptions,
   resolveRoleRequirement,
   resolveScopeRequirement,
   type Verifier,
   type VerifyOptions,
 } from '@gatehouse/core';
+import { nodeRequestLike } from '@gatehouse/core/node';
 import type { Context, Middleware } from 'koa';
 import type {
   RequireAuthMiddleware,
@@ -34,24 +33,14 @@ interface Guard {
 
 const guards = new WeakMap<Context, Guard>();
 
-/**
- * The request as core sees it. `url` (for DPoP's `htu`) and the TLS client certificate are getters,
- * read only when a sender-constrained token needs them.
- */
-const toRequestLike = (ctx: Context, origin: string | undefined): RequestLike => ({
-  headers: ctx.headers,
-  rawHeaders: ctx.req.rawHeaders,
-  method: ctx.method,
-  query: ctx.query,
-  body: (ctx.request as { body?: unknown }).body,
-  get url() {
-    // Koa: `protocol` and `host` follow `app.proxy`.
-    return requestUrl(origin, ctx.protocol, ctx.host, ctx.originalUrl);
-  },
-  get clientCertificate() {
-    return peerCertificate(ctx.req.socket);
-  },
-});
+/** The request as core sees it (core's Node view; Koa's `protocol` and `host` follow `app.proxy`). */
+const toRequestLike = (ctx: Context, origin: string | undefined): RequestLike =>
+  nodeRequestLike(ctx.req, {
+    origin,
+    query: ctx.query,
+    body: (ctx.request as { body?: unknown }).body,
+    location: () => ({ protocol: ctx.protocol, host: ctx.host, target: ctx.originalUrl }),
+  });
 
 function reject(err: unknown, guard: Guard, ctx: Context): void {
   if (!guard.handleErrors || !isAuthError(err)) throw err;

@@ -6,12 +6,11 @@
  *
  * @module
  */
-import { peerCertificate, type RequestLike, requestUrl } from '@gatehouse/core';
+import type { RequestLike } from '@gatehouse/core';
+import { type NodeIncoming, nodeRequestLike } from '@gatehouse/core/node';
 
 /** What is read of an Express 5 request (Nest's `@nestjs/platform-express`). */
-interface ExpressRequest {
-  readonly headers: RequestLike['headers'];
-  readonly rawHeaders: readonly string[];
+interface ExpressRequest extends NodeIncoming {
   readonly method: string;
   readonly query: RequestLike['query'];
   readonly body: unknown;
@@ -19,7 +18,6 @@ interface ExpressRequest {
   readonly protocol: string;
   readonly host: string | undefined;
   readonly originalUrl: string;
-  readonly socket: unknown;
 }
 
 /** What is read of a Fastify 5 request (Nest's `@nestjs/platform-fastify`). */
@@ -32,39 +30,28 @@ interface FastifyRequest {
   readonly protocol: string;
   readonly host: string | undefined;
   readonly url: string;
-  readonly raw: { readonly rawHeaders: readonly string[]; readonly socket: unknown };
+  readonly raw: NodeIncoming;
 }
 
 /** Build core's view of a platform request; `origin` is the adapter's `origin` option. */
 export type ToRequestLike = (request: never, origin: string | undefined) => RequestLike;
 
-const fromExpress = (req: ExpressRequest, origin: string | undefined): RequestLike => ({
-  headers: req.headers,
-  rawHeaders: req.rawHeaders,
-  method: req.method,
-  query: req.query,
-  body: req.body,
-  get url() {
-    return requestUrl(origin, req.protocol, req.host, req.originalUrl);
-  },
-  get clientCertificate() {
-    return peerCertificate(req.socket);
-  },
-});
+const fromExpress = (req: ExpressRequest, origin: string | undefined): RequestLike =>
+  nodeRequestLike(req, {
+    origin,
+    query: req.query,
+    body: req.body,
+    location: () => ({ protocol: req.protocol, host: req.host, target: req.originalUrl }),
+  });
 
-const fromFastify = (request: FastifyRequest, origin: string | undefined): RequestLike => ({
-  headers: request.headers,
-  rawHeaders: request.raw.rawHeaders,
-  method: request.method,
-  query: request.query as RequestLike['query'],
-  body: request.body,
-  get url() {
-    return requestUrl(origin, request.protocol, request.host, request.url);
-  },
-  get clientCertificate() {
-    return peerCertificate(request.raw.socket);
-  },
-});
+const fromFastify = (request: FastifyRequest, origin: string | undefined): RequestLike =>
+  nodeRequestLike(request.raw, {
+    origin,
+    headers: request.headers,
+    query: request.query as RequestLike['query'],
+    body: request.body,
+    location: () => ({ protocol: request.protocol, host: request.host, target: request.url }),
+  });
 
 /**
  * The builder for a Nest HTTP adapter type (`httpAdapter.getType()`); throws for a platform the

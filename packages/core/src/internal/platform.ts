@@ -15,7 +15,16 @@ import { constants, createHmac, createPublicKey, hash, type KeyObject, verify } 
 import type { Algorithm } from '../types.js';
 import { EC_SIZE, HASH, isEcdsaShape, MIN_RSA_BITS, PSS_SALT } from './algorithms.js';
 
-/** Which implementation this is. */
+/**
+ * Which build of core this is: `node` (`node:crypto`) or `web` (WebCrypto), as the package's `exports`
+ * conditions or an explicit subpath (`@gatehouse/core/node`, `@gatehouse/core/web`) picked it.
+ *
+ * @example
+ * ```ts
+ * import { PLATFORM } from '@gatehouse/core';
+ * log.info({ gatehouseBuild: PLATFORM }); // 'node' on Node, 'web' on Bun, Deno, workerd
+ * ```
+ */
 export const PLATFORM: 'node' | 'web' = 'node';
 
 /** A public key ready to verify signatures. */

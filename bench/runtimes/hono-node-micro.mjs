@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+/**
+ * `./dev bench hono-node`: what @gatehouse/hono adds per request on Node (@hono/node-server), in
+ * process: bare Hono against Hono with requireAuth + requireScope and a cached token, both behind
+ * node-server's request listener, fed real `IncomingMessage`s without socket I/O (hono-node-micro-main.mjs).
+ * A quiet way to see the middleware's plumbing cost on a busy machine, next to the HTTP benchmark
+ * (hono-http.mjs), whose ratios include node:http parsing and the socket. `hono-noop` (two pass-through
+ * middlewares) shows what Hono's middleware chain costs by itself. Env: BENCH_ROUNDS (7),
+ * BENCH_ITERATIONS (20000), BENCH_ALGS (ES256,RS256). Prints CPU ns/request (median of rounds) and the
+ * added cost.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { AUDIENCE, SCOPE, startIssuer } from '../http/lib/issuer.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '../..');
+const { build } = await import(
+  pathToFileURL(join(root, 'packages/adapter-conformance/node_modules/esbuild/lib/main.js')).href
+);
+const env = (name, fallback) => process.env[name] ?? fallback;
+const ROUNDS = Number(env('BENCH_ROUNDS', 7));
+const ITERATIONS = Number(env('BENCH_ITERATIONS', 20000));
+const ALGS = env('BENCH_ALGS', 'ES256,RS256').split(',');
+const CONFIGS = ['bare', 'hono-noop', 'gatehouse-cached'];
+
+const dir = mkdtempSync(join(tmpdir(), 'gatehouse-hono-micro-'));
+const bundle = join(dir, 'main.mjs');
+const issuer = await startIssuer();
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+try {
+  await build({
+    entryPoints: [join(here, 'hono-node-micro-main.mjs')],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    conditions: ['node'],
+    // The workspace packages' builds, picked by the `node` condition as an app's bundler would.
+    nodePaths: [
+      join(root, 'packages/adapter-conformance/node_modules'),
+      join(root, 'packages/hono/node_modules'),
+    ],
+    outfile: bundle,
+    logLevel: 'warning',
+  });
+  const lines = [
+    '| alg | bare | 2 no-op middlewares | requireAuth + requireScope, cached | added over bare | added over no-op |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const alg of ALGS) {
+    const specs = CONFIGS.map((config) => ({
+      config,
+      alg,
+      issuer: issuer.issuer,
+      audience: AUDIENCE,
+      jwksUri: issuer.jwksUri,
+      scope: SCOPE,
+    }));
+    const env = {
+      ...process.env,
+      BENCH_MICRO: JSON.stringify({
+        specs,
+        token: issuer.tokens[alg].good,
+        rounds: ROUNDS,
+        iterations: ITERATIONS,
+      }),
+    };
+    // A child process (not spawnSync: the issuer answering its key fetch runs in this one).
+    const { stdout } = await promisify(execFile)(process.execPath, [bundle], { env });
+    const samples = JSON.parse(stdout.trim().split('\n').pop());
+    const [bare, noop, cached] = CONFIGS.map((config) => median(samples[config]));
+    const ns = (x) => `${Math.round(x).toLocaleString('en')} ns`;
+    lines.push(
+      `| ${alg} | ${ns(bare)} | ${ns(noop)} | ${ns(cached)} | ${ns(cached - bare)} | ${ns(cached - noop)} |`,
+    );
+  }
+  console.log(lines.join('\n'));
+} finally {
+  await issuer.close();
+  rmSync(dir, { recursive: true, force: true });
+}
