@@ -58,9 +58,12 @@ for (const runtime of RUNTIMES) {
 async function startServer(runtime, spec) {
   const exe = runtime === 'node' ? process.execPath : BUN;
   const [cmd, args] = canPin ? ['taskset', ['-c', '0', exe, bundles[runtime]]] : [exe, [bundles[runtime]]];
+  // Its own process group, killed whole on stop: a Bun server left behind kept this script alive and
+  // took CPU from the next measurements.
   const child = spawn(cmd, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, BENCH_SERVER: JSON.stringify(spec) },
+    detached: true,
   });
   const port = await new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${runtime} server exited (${code})`)));
@@ -73,10 +76,19 @@ async function startServer(runtime, spec) {
 }
 
 async function stop(child) {
-  if (child.exitCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
+  const group = (signal) => {
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // the group is gone
+    }
+  };
+  const exited = child.exitCode === null ? once(child, 'exit') : Promise.resolve();
+  group('SIGTERM');
+  const timer = setTimeout(() => group('SIGKILL'), 5_000);
   await exited;
+  clearTimeout(timer);
+  group('SIGKILL'); // whatever it started
 }
 
 const issuer = await startIssuer();

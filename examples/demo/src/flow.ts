@@ -9,6 +9,10 @@
  *    proof (RFC 9449): the impersonation token is bound to the console's key.
  * 5. The console calls the orders API (DPoP); its audit line shows sub = customer, act.sub = engineer.
  * 6. A stolen copy of the impersonation token is refused: as a Bearer token, and with a thief's key.
+ * 7–8. The subject token cannot be exchanged twice; the impersonation token works nowhere else.
+ * 9. The support lead ends the impersonation (Management API): the orders API, which asks the issuer
+ *    about impersonation tokens (introspection, `delegated` mode), refuses it at its next request.
+ * 10. The issuer's audit trail names the engineer in every event.
  * 7. A second exchange of the same subject token is refused.
  * 8. The impersonation token at a resource it was not issued for is refused.
  * 9. The issuer's audit trail lists what happened.
@@ -47,6 +51,8 @@ export interface FlowFacts {
   stolen?: { asBearer: { status: number; error?: string }; withOtherKey: { status: number; error?: string } };
   replay?: { error?: string | undefined; description?: string | undefined };
   wrongResource?: { status: number; challenge: string | null };
+  /** The support lead ends the impersonation; the orders API's next answer to the token. */
+  ended?: { status: number; endedTokens: unknown; orders: number; error: string | undefined };
   auditTrail?: readonly string[];
   /** `details.jti` of the issuer's `token_exchange.succeeded` event. */
   exchangeJti?: unknown;
@@ -296,7 +302,43 @@ export async function runFlow(world: World, onStep: (step: Step) => void = () =>
       ],
     );
 
-    // 9. The issuer's audit trail.
+    // 9. The support lead ends the impersonation: the orders API refuses the token at once.
+    current = 'The support lead ends the impersonation';
+    const exchangedEvent = (await auditTrail(world)).find(
+      (event) => event.type === 'token_exchange.succeeded',
+    );
+    const subjectTokenId = (exchangedEvent?.details as { subjectTokenId?: unknown } | undefined)
+      ?.subjectTokenId;
+    const ended = await fetch(`${world.urls.issuer}/api/impersonations/end`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await adminToken(world)}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ subjectTokenId }),
+    });
+    const endedBody = (await ended.json()) as { endedTokens?: unknown };
+    const after = await client.fetch({ accessToken: exchanged.accessToken }, `${world.urls.api}/orders`);
+    const afterBody = (await after.json()) as { error?: string; error_description?: string };
+    facts.ended = {
+      status: ended.status,
+      endedTokens: endedBody.endedTokens,
+      orders: after.status,
+      error: afterBody.error,
+    };
+    record(
+      current,
+      'ended at the issuer: the orders API refuses the token at its next request, though it has not expired',
+      ended.status === 200 &&
+        endedBody.endedTokens === 1 &&
+        after.status === 401 &&
+        afterBody.error === 'invalid_token',
+      [
+        `POST ${world.urls.issuer}/api/impersonations/end  {"subjectTokenId":"…"}  (Management API, administrator's M2M token)`,
+        `→ ${ended.status} ${JSON.stringify(endedBody)}`,
+        `GET  ${world.urls.api}/orders  Authorization: DPoP <the impersonation token>  DPoP: <a fresh proof from the console's key>`,
+        `→ ${after.status} ${afterBody.error ?? ''}: ${afterBody.error_description ?? ''} (the API asked the issuer: no longer active)`,
+      ],
+    );
+
+    // 10. The issuer's audit trail.
     current = 'The issuer’s audit trail records who did what';
     const trail = await auditTrail(world);
     facts.auditTrail = trail.map((event) => event.type);
@@ -306,10 +348,11 @@ export async function runFlow(world: World, onStep: (step: Step) => void = () =>
     const types = new Set(facts.auditTrail);
     record(
       current,
-      'the subject token, the exchange and the refused replay, each naming the engineer',
+      'the subject token, the exchange, the refused replay and the end of the impersonation',
       types.has('subject_token.created') &&
         types.has('token_exchange.succeeded') &&
-        types.has('token_exchange.failed'),
+        types.has('token_exchange.failed') &&
+        types.has('impersonation.ended'),
       [
         `GET  ${world.urls.issuer}/api/audit-events?userId=…  (Management API, administrator's M2M token)`,
         ...trail
@@ -329,7 +372,7 @@ export async function runFlow(world: World, onStep: (step: Step) => void = () =>
         : String(err);
     record(current, 'no error', false, [`failed: ${message}`]);
   }
-  return { steps, facts, ok: steps.length === 9 && steps.every((step) => step.ok) };
+  return { steps, facts, ok: steps.length === 10 && steps.every((step) => step.ok) };
 }
 
 interface AuditEvent {
@@ -340,8 +383,8 @@ interface AuditEvent {
   details?: unknown;
 }
 
-/** The customer's audit events, through the Management API with the demo administrator's credentials. */
-async function auditTrail(world: World): Promise<AuditEvent[]> {
+/** A Management API token of the demo administrator (client credentials). */
+async function adminToken(world: World): Promise<string> {
   const basic = Buffer.from(`${world.admin.clientId}:${world.admin.clientSecret}`).toString('base64');
   const tokenRes = await fetch(`${world.urls.oidc}/token`, {
     method: 'POST',
@@ -350,10 +393,15 @@ async function auditTrail(world: World): Promise<AuditEvent[]> {
   });
   const { access_token: token } = (await tokenRes.json()) as { access_token?: string };
   if (token === undefined) throw new Error(`administrator token: HTTP ${tokenRes.status}`);
+  return token;
+}
+
+/** The customer's audit events, through the Management API with the demo administrator's credentials. */
+async function auditTrail(world: World): Promise<AuditEvent[]> {
   const res = await fetch(
     `${world.urls.issuer}/api/audit-events?userId=${encodeURIComponent(world.users.customer)}&pageSize=20`,
     {
-      headers: { authorization: `Bearer ${token}` },
+      headers: { authorization: `Bearer ${await adminToken(world)}` },
     },
   );
   if (res.status !== 200) throw new Error(`audit events: HTTP ${res.status}`);

@@ -23,6 +23,8 @@ export const PEOPLE = Object.freeze({
     password: 'admin-demo-password',
   }),
   backendClientId: 'support-backend',
+  /** The orders API's own client: it asks the issuer whether an impersonation token is still active. */
+  ordersApiClientId: 'orders-api',
   reason: 'customer cannot see last week’s order',
   ticketId: 'SUP-1234',
 });
@@ -48,6 +50,8 @@ export interface SeedInput {
   readonly consoleOrigin: string;
   /** The backend's generated client secret (at least 32 characters). */
   readonly backendSecret: string;
+  /** The orders API's generated client secret, for introspection (at least 32 characters). */
+  readonly ordersApiSecret: string;
 }
 
 /**
@@ -56,11 +60,17 @@ export interface SeedInput {
  * @example
  * ```ts
  * await issuer.seed(
- *   demoSeed({ resources, managementApi: `${baseUrl}/api`, consoleOrigin: 'http://127.0.0.1:4200', backendSecret }),
+ *   demoSeed({ resources, managementApi: `${baseUrl}/api`, consoleOrigin: 'http://127.0.0.1:4200', backendSecret, ordersApiSecret }),
  * );
  * ```
  */
-export function demoSeed({ resources, managementApi, consoleOrigin, backendSecret }: SeedInput) {
+export function demoSeed({
+  resources,
+  managementApi,
+  consoleOrigin,
+  backendSecret,
+  ordersApiSecret,
+}: SeedInput) {
   return {
     resources: [
       {
@@ -120,6 +130,13 @@ export function demoSeed({ resources, managementApi, consoleOrigin, backendSecre
         clientId: PEOPLE.backendClientId,
         clientSecret: backendSecret,
         roles: ['subject-token-minter'],
+      },
+      {
+        // A resource server's client: it introspects impersonation tokens (no role, no scope).
+        name: 'Orders API',
+        type: 'MachineToMachine' as const,
+        clientId: PEOPLE.ordersApiClientId,
+        clientSecret: ordersApiSecret,
       },
     ],
   };

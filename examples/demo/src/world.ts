@@ -128,6 +128,7 @@ export async function startWorld(options: Pick<DemoOptions, 'ports'>): Promise<W
   try {
     const admin = { clientId: 'demo-admin', clientSecret: randomBytes(32).toString('base64url') };
     const backendSecret = randomBytes(32).toString('base64url');
+    const ordersApiSecret = randomBytes(32).toString('base64url');
     issuer = await createIssuer({
       baseUrl: urls.issuer,
       dataDir,
@@ -140,6 +141,7 @@ export async function startWorld(options: Pick<DemoOptions, 'ports'>): Promise<W
         managementApi: `${urls.issuer}/api`,
         consoleOrigin: urls.console,
         backendSecret,
+        ordersApiSecret,
       }),
     );
     const idOf = async (username: string) => {
@@ -176,7 +178,19 @@ export async function startWorld(options: Pick<DemoOptions, 'ports'>): Promise<W
 
     const ordersApi = express();
     ordersApi.use(cors([urls.console]));
-    ordersApi.use(createApp({ issuer: urls.oidc, audience: resources.orders, logger: sink('api') }));
+    ordersApi.use(
+      createApp({
+        issuer: urls.oidc,
+        audience: resources.orders,
+        logger: sink('api'),
+        // Impersonation tokens are asked about at the issuer on every request, so ending one applies at once.
+        introspection: {
+          clientId: PEOPLE.ordersApiClientId,
+          clientSecret: ordersApiSecret,
+          mode: 'delegated',
+        },
+      }),
+    );
     const backend = createBackend({
       endpoint: urls.issuer,
       audience: resources.backend,

@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 describe('the demo flow', () => {
-  it('behaves as promised at every one of its 9 steps', () => {
+  it('behaves as promised at every one of its 10 steps', () => {
     expect(result.steps.map((step) => [step.title, step.ok])).toEqual([
       ['sam, a support engineer, signs in to the support console', true],
       ['The console asks the support backend to impersonate alice', true],
@@ -47,9 +47,14 @@ describe('the demo flow', () => {
       ['A stolen copy of the impersonation token is used', true],
       ['The same subject token is exchanged a second time', true],
       ['The impersonation token is sent to a resource it was not issued for', true],
+      ['The support lead ends the impersonation', true],
       ['The issuer’s audit trail records who did what', true],
     ]);
     expect(result.ok).toBe(true);
+  });
+
+  it('ends the impersonation at the issuer, and the orders API refuses the unexpired token at its next request', () => {
+    expect(result.facts.ended).toEqual({ status: 200, endedTokens: 1, orders: 401, error: 'invalid_token' });
   });
 
   it('signs the engineer in, and the backend mints a subject token with its own cached M2M token', () => {
@@ -117,8 +122,9 @@ describe('the demo flow', () => {
     expect(result.facts.orders!.audit[0]!.jti).toBe(result.facts.exchangeJti);
   });
 
-  it('finds the creation, the exchange and the refused replay in the issuer’s audit trail', () => {
+  it('finds the creation, the exchange, the refused replay and the end in the issuer’s audit trail', () => {
     expect([...result.facts.auditTrail!].sort()).toEqual([
+      'impersonation.ended',
       'subject_token.created',
       'token_exchange.failed',
       'token_exchange.succeeded',

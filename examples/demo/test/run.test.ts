@@ -37,9 +37,10 @@ describe('./dev demo (src/run.ts)', () => {
   it('with --once runs the flow, prints every step, exits 0 and deletes its data', async () => {
     const { output, exited } = demo(['--once']);
     expect(await exited).toBe(0);
-    expect(output.stdout).toContain('All 9 steps behaved as promised.');
+    expect(output.stdout).toContain('All 10 steps behaved as promised.');
     expect(output.stdout).toMatch(/^6\. A stolen copy of the impersonation token is used$/m);
-    expect(output.stdout).toMatch(/^9\. The issuer’s audit trail records who did what$/m);
+    expect(output.stdout).toMatch(/^9\. The support lead ends the impersonation$/m);
+    expect(output.stdout).toMatch(/^10\. The issuer’s audit trail records who did what$/m);
     expect(output.stdout).not.toContain('The servers keep running');
     expect(output.stdout).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+|sub_[\w-]{20,}/);
     expect(output.stderr).toBe('');
@@ -51,7 +52,7 @@ describe('./dev demo (src/run.ts)', () => {
   it('when CI is set, stops after the flow too', async () => {
     const { output, exited } = demo([], { CI: '1' });
     expect(await exited).toBe(0);
-    expect(output.stdout).toContain('All 9 steps behaved as promised.');
+    expect(output.stdout).toContain('All 10 steps behaved as promised.');
   });
 
   it('says in one line which port is busy, and exits 1 without a stack trace', async () => {

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { toAuditRecord } from '@gatehouse/core';
+import { type IntrospectionOptions, toAuditRecord } from '@gatehouse/core';
 import { auditImpersonation, type Logger } from '@gatehouse/example-shared/audit';
 import { OrderStore, ownerOf, parseOrderInput } from '@gatehouse/example-shared/orders';
 import { requireAuth, requireScope } from '@gatehouse/express';
@@ -26,6 +26,8 @@ export interface AppOptions {
   jwksUri?: string;
   /** `fetch` for discovery and the JWKS (tests pass `issuer.fetch` from `@gatehouse/testing`). */
   fetch?: typeof fetch;
+  /** RFC 7662 introspection, e.g. `mode: 'delegated'` so an impersonation ended at the issuer is refused at once. */
+  introspection?: IntrospectionOptions;
   /** Where audit and error lines go. Default `console`. */
   logger?: Logger;
 }
@@ -50,7 +52,7 @@ const authOf = (req: Request) => {
  * ```
  */
 export function createApp(options: AppOptions): Express {
-  const { logger = console, issuer, audience, jwksUri, fetch } = options;
+  const { logger = console, issuer, audience, jwksUri, fetch, introspection } = options;
   const store = new OrderStore();
   const app = express();
   app.disable('x-powered-by');
@@ -72,6 +74,7 @@ export function createApp(options: AppOptions): Express {
       audience,
       ...(jwksUri === undefined ? {} : { jwksUri }),
       ...(fetch === undefined ? {} : { fetch }),
+      ...(introspection === undefined ? {} : { introspection }),
     }),
     audit,
     express.json({ limit: '16kb' }),

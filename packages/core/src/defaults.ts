@@ -29,13 +29,17 @@ export type DpopMode = 'allowed' | 'required' | 'disabled';
 
 /**
  * Which tokens the verifier introspects (RFC 7662); see {@link DEFAULTS}.introspection.mode.
+ * `opaque`: tokens that are not JWTs; `always`: every token; `delegated`: tokens that are not JWTs, and
+ * JWTs carrying `act` (impersonation, delegation) after they pass the local checks — so an
+ * impersonation ended at the issuer is refused at the next request while other JWTs never leave the
+ * process.
  *
  * @example
  * ```ts
  * const mode: IntrospectionMode = 'always'; // every token, so a revocation applies at the next request
  * ```
  */
-export type IntrospectionMode = 'opaque' | 'always';
+export type IntrospectionMode = 'opaque' | 'always' | 'delegated';
 
 /** How the verifier treats certificate-bound tokens (RFC 8705); see {@link DEFAULTS}.mtls.mode. */
 export type MtlsMode = 'allowed' | 'required';
@@ -126,7 +130,10 @@ export const DEFAULTS = Object.freeze({
   warningInterval: 300_000,
   /** Token introspection (RFC 7662), used only when the `introspection` option is given. */
   introspection: Object.freeze({
-    /** `opaque`: JWTs are verified locally, any other token is introspected; `always`: every token is. */
+    /**
+     * `opaque`: JWTs are verified locally, any other token is introspected; `always`: every token is;
+     * `delegated`: as `opaque`, and a JWT with `act` is also introspected once verified locally.
+     */
     mode: 'opaque' as IntrospectionMode,
     /**
      * Longest time an active answer is reused in `opaque` mode, in ms (30 s), never past the token's

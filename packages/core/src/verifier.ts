@@ -260,8 +260,17 @@ export function createVerifier(options: VerifierOptions): Verifier {
   /** Steps 1–5, from the result cache when possible. */
   function verified(token: string, now: number): AuthInfo | Promise<AuthInfo> {
     const hit = cache !== undefined && typeof token === 'string' ? cache.get(token, now) : undefined;
-    if (hit !== undefined) return hit;
-    return introspector?.handles(token) ? introspector.verify(token, now) : verifyToken(token);
+    if (hit !== undefined) return confirmed(hit, token, now);
+    if (introspector?.handles(token)) return introspector.verify(token, now);
+    const local = verifyToken(token);
+    return local instanceof Promise
+      ? local.then((info) => confirmed(info, token, now))
+      : confirmed(local, token, now);
+  }
+
+  /** `info` of a locally verified JWT, once the issuer says it is still active when that must be asked. */
+  function confirmed(info: AuthInfo, token: string, now: number): AuthInfo | Promise<AuthInfo> {
+    return introspector?.confirms(info) ? introspector.verify(token, now).then(() => info) : info;
   }
 
   function authorize(info: AuthInfo, call: VerifyOptions = {}): void {

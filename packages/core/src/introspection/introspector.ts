@@ -3,7 +3,8 @@
  * server's client authentication, and the answer turned into the same {@link AuthInfo} a JWT gives.
  *
  * - `mode: 'opaque'`: a token shaped like a compact JWS (two dots) is verified locally, anything else
- *   is introspected; `mode: 'always'`: every token is.
+ *   is introspected; `mode: 'always'`: every token is; `mode: 'delegated'`: as `opaque`, and a JWT
+ *   carrying `act` is asked about too once its local checks pass ({@link Introspector.confirms}).
  * - The endpoint is the configured one, or the issuer metadata's `introspection_endpoint`, which must
  *   be on the issuer's own origin: a token is never sent anywhere else (catalogue E8).
  * - `active: false` is `invalid_token` (`inactive`) and is not cached; an active answer passes the
@@ -99,6 +100,14 @@ export class Introspector {
     if (typeof token !== 'string' || token.length === 0 || token.length > this.#deps.resolved.maxTokenLength)
       return false;
     return this.#deps.introspection.mode === 'always' || !isJwtShaped(token);
+  }
+
+  /**
+   * Whether a JWT verified locally as `info` must still be confirmed active at the issuer: a delegated
+   * (impersonation) token in `delegated` mode.
+   */
+  confirms(info: AuthInfo): boolean {
+    return info.delegated && this.#deps.introspection.mode === 'delegated';
   }
 
   /** Introspect `token` (one request for concurrent callers) and check the answer. */

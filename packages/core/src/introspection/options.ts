@@ -67,11 +67,16 @@ export interface IntrospectionOptions {
   clientSecret?: string;
   /** Any other client authentication (e.g. `private_key_jwt`); instead of `clientSecret`. */
   clientAuth?: IntrospectionClientAuth;
-  /** `opaque` (default): JWTs are verified locally, other tokens introspected; `always`: every token is introspected. */
+  /**
+   * `opaque` (default): JWTs are verified locally, other tokens introspected; `always`: every token is
+   * introspected; `delegated`: as `opaque`, and JWTs with `act` (impersonation tokens) are introspected
+   * too once their local checks pass, so ending an impersonation at the issuer applies at once.
+   */
   mode?: IntrospectionMode;
   /**
    * Longest reuse of an active answer, in ms, never past the token's `exp`. Default 30000 in `opaque`
-   * mode, `0` (every request asks) in `always` mode, so a revocation applies at once.
+   * mode, `0` (every request asks) in `always` mode, so a revocation applies at once. In `delegated`
+   * mode a delegated JWT is asked about on every request (only `0` is accepted).
    */
   cacheMaxAge?: number;
   /** Abort an introspection request after this many ms. Default 5000. */
@@ -161,14 +166,20 @@ export function resolveIntrospectionOptions(
   if (o.clientAuth !== undefined && typeof o.clientAuth !== 'function')
     fail('introspection.clientAuth', 'must be a function (server, client, body, headers)');
   const mode = o.mode ?? d.mode;
-  if (mode !== 'opaque' && mode !== 'always') fail('introspection.mode', 'must be "opaque" or "always"');
+  if (mode !== 'opaque' && mode !== 'always' && mode !== 'delegated')
+    fail('introspection.mode', 'must be "opaque", "always" or "delegated"');
+  if (mode === 'delegated' && o.cacheMaxAge !== undefined && o.cacheMaxAge !== 0)
+    fail(
+      'introspection.cacheMaxAge',
+      'must be 0 in "delegated" mode (a delegated token is asked about on every request)',
+    );
   return Object.freeze({
     endpoint: o.endpoint === undefined ? undefined : parseUrl(o.endpoint, 'introspection.endpoint'),
     clientId: o.clientId,
     clientAuth: o.clientAuth ?? basic(o.clientId, o.clientSecret as string),
     mode,
     cacheMaxAge:
-      milliseconds(o.cacheMaxAge, mode === 'always' ? 0 : d.cacheMaxAge, 'introspection.cacheMaxAge', 0) /
+      milliseconds(o.cacheMaxAge, mode === 'opaque' ? d.cacheMaxAge : 0, 'introspection.cacheMaxAge', 0) /
       1000,
     timeout: milliseconds(o.timeout, d.timeout, 'introspection.timeout', 1),
   });

@@ -178,6 +178,41 @@ describe('E5: opaque tokens are introspected and become the same AuthInfo', () =
     expect(as.seen[0]!.params.get('token')).toBe(jwt);
   });
 
+  it("E13: mode 'delegated' verifies JWTs locally and asks the issuer only about those with act, on every request", async () => {
+    const verifier = verifierWith({ mode: 'delegated' });
+    const plain = signToken(key, claims({ iss: as.issuer }));
+    const delegated = signToken(
+      key,
+      claims({ iss: as.issuer, act: { sub: 'support-7' }, roles: ['viewer'] }),
+    );
+    as.answer(active({ act: { sub: 'support-7' } }));
+    expect((await verifier.verify(plain)).subject).toBe('user-42');
+    expect(as.seen).toHaveLength(0);
+    // The local result stands (the JWT's own claims, roles included); the issuer only confirms it is active.
+    const info = await verifier.verify(delegated, { roles: 'viewer' });
+    expect(info).toMatchObject({ subject: 'user-42', delegated: true, actor: { sub: 'support-7' } });
+    await verifier.verify(delegated);
+    expect(as.seen.map((request) => request.params.get('token'))).toEqual([delegated, delegated]);
+    // Ended at the issuer: refused at the next request, although its signature and exp are still good.
+    as.answer({ active: false });
+    await expectAuthError(verifier.verify(delegated), invalidToken('inactive'));
+    expect((await verifier.verify(plain)).subject).toBe('user-42');
+    // A bad JWT is refused by the local checks before anything is sent.
+    as.seen.length = 0;
+    await expectAuthError(verifier.verify(`${delegated.slice(0, -4)}AAAA`), invalidToken('signature'));
+    expect(as.seen).toHaveLength(0);
+    // An outage is a 503, not a pass.
+    as.answer((_req, res) => res.writeHead(500).end());
+    await expect(verifier.verify(delegated)).rejects.toBeInstanceOf(IntrospectionUnavailableError);
+  });
+
+  it("mode 'delegated' asks on every request: a cacheMaxAge other than 0 is refused", () => {
+    expect(() => verifierWith({ mode: 'delegated', cacheMaxAge: 5_000 })).toThrow(
+      /introspection\.cacheMaxAge.*must be 0 in "delegated" mode/,
+    );
+    expect(() => verifierWith({ mode: 'sometimes' as never })).toThrow(/"opaque", "always" or "delegated"/);
+  });
+
   it('E5: clientAuth replaces client_secret_basic (here client_secret_post), called with server and client', async () => {
     const calls: unknown[] = [];
     as.answer(active());

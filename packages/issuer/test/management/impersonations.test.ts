@@ -5,6 +5,7 @@
  * at once (on every instance, on PostgreSQL), other tokens of the same users stay active, and the
  * audit trail names who ended it; an end racing an exchange never leaves a live token (B93).
  */
+import { createVerifier } from '@gatehouse/core';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVERS } from '../helpers/drivers.js';
@@ -122,6 +123,26 @@ describe.each(DRIVERS)('%s', (driver) => {
 
     // Ending again changes nothing (and says so).
     expect((await end({ subjectTokenId })).body).toEqual({ endedTokens: 0, cancelledSubjectTokens: 0 });
+  });
+
+  it('B91: an API introspecting impersonation tokens (core, mode delegated) refuses the ended token at its next request; another token of the same user still passes', async () => {
+    const orders = createVerifier({
+      issuer: `${t.baseUrl}/oidc`,
+      audience: ORDERS,
+      onWarning: false,
+      // Impersonation tokens (JWTs with act) are asked about on every request; other JWTs stay local.
+      introspection: { clientId: 'worker', clientSecret: SECRETS.worker, mode: 'delegated' },
+    });
+    const first = await impersonate(alice, samToken);
+    const second = await impersonate(alice, samToken);
+    await expect(orders.verify(first.accessToken)).resolves.toMatchObject({
+      subject: alice,
+      delegated: true,
+      actor: { sub: sam },
+    });
+    expect((await end({ subjectTokenId: await subjectTokenIdOf(first.accessToken) })).status).toBe(200);
+    await expect(orders.verify(first.accessToken)).rejects.toMatchObject({ status: 401, reason: 'inactive' });
+    await expect(orders.verify(second.accessToken)).resolves.toMatchObject({ subject: alice });
   });
 
   it('B91: a subject token named by its value and not redeemed yet is cancelled: its exchange is refused', async () => {
