@@ -15,6 +15,9 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import pg from 'pg';
 
+/** Signals that end a test or benchmark run early; the cluster is stopped on each. */
+const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 /** A running cluster. */
 export interface Cluster {
   /** `postgres://postgres@127.0.0.1:<port>/<database>`. */
@@ -79,7 +82,12 @@ export async function startCluster(database: string, settings: readonly string[]
     const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
     chownSync(dir, uid, gid);
   }
+  let stopped = false;
   const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    process.removeListener('exit', stop);
+    for (const signal of SIGNALS) process.removeListener(signal, onSignal);
     try {
       run('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w']);
     } catch {
@@ -87,6 +95,15 @@ export async function startCluster(database: string, settings: readonly string[]
     }
     rmSync(dir, { recursive: true, force: true });
   };
+  // `pg_ctl` starts a daemon that outlives this process: stop it when this process exits or is
+  // interrupted (a test run cut short must not leave a server behind), then die of the signal as
+  // this process would have.
+  const onSignal = (signal: NodeJS.Signals) => {
+    stop();
+    process.kill(process.pid, signal);
+  };
+  process.once('exit', stop);
+  for (const signal of SIGNALS) process.once(signal, onSignal);
   try {
     run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
     let base: string | undefined;
