@@ -79,16 +79,6 @@ export interface RequireScopeOptions extends StepUpOptions {
   mode?: ScopeMode;
   /** `false` refuses delegated (impersonation) tokens on this route with 403. Default `true`. */
   allowDelegation?: boolean;
-  /**
-   * RFC 9470 step-up: the `acr` values this route accepts (a list, or space-separated). Another one, or
-   * none → 401 `insufficient_user_authentication` with `acr_values` in the challenge. Default: any.
-   */
-  acrValues?: string | readonly string[];
-  /**
-   * RFC 9470 step-up: the oldest sign-in this route accepts, in seconds since the token's `auth_time`.
-   * Older, or no `auth_time` → 401 `insufficient_user_authentication` with `max_age`. Default: any.
-   */
-  maxAge?: number;
 }
 
 /**
