@@ -5,12 +5,16 @@
  * 1. Client-credentials tokens per second: @gatehouse/issuer on SQLite vs oidc-provider alone with its
  *    in-memory adapter (same RS256 key size, same resource server, JWT access tokens), as a ratio
  *    paired per round. Each target runs in its own process (pinned to core 0 with taskset when
- *    available); this process generates the load (core 1) with BENCH_CONCURRENCY requests in flight.
+ *    available); this process generates the load (pinned to core 1) with BENCH_CONCURRENCY requests in
+ *    flight. Both targets run for the whole round and the load alternates between them in
+ *    BENCH_SLICES short slices (the first target rotating), so a drift of the machine's speed during
+ *    the round weighs on both alike: each target's rate is its requests over its own measured time.
  * 2. Management API reads per second against the same issuer: GET /api/users (a page of 20 of 50
  *    users) and GET /api/users/{id}, with one cached M2M token.
  *
  * Run: pnpm --filter @gatehouse/issuer build && node packages/issuer/bench/issuer.bench.mjs
- * Env: BENCH_ROUNDS (5), BENCH_DURATION (3 s per measurement), BENCH_WARMUP (1 s), BENCH_CONCURRENCY (8).
+ * Env: BENCH_ROUNDS (5), BENCH_DURATION (6 s measured per target and round, in slices), BENCH_SLICES (6),
+ * BENCH_WARMUP (1 s), BENCH_CONCURRENCY (8).
  * Prints a Markdown table and writes packages/issuer/bench/results/issuer.json.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -21,10 +25,13 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const DURATION = Number(process.env.BENCH_DURATION ?? 3) * 1000;
+const DURATION = Number(process.env.BENCH_DURATION ?? 6) * 1000;
+const SLICES = Number(process.env.BENCH_SLICES ?? 6);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1) * 1000;
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const pin = spawnSync('taskset', ['--version']).status === 0 && cpus().length >= 2;
+// The load generator (this process, every thread) on core 1; the targets on core 0.
+if (pin) spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
 
 async function startTarget(mode) {
   const [cmd, args] = pin
@@ -50,8 +57,11 @@ async function startTarget(mode) {
   };
 }
 
-/** Run `request` with CONCURRENCY in flight for `ms`; every response must pass `check`. Resolves to requests/s. */
-async function load(ms, request) {
+/**
+ * Run `request` with CONCURRENCY in flight for `ms`; every response must pass. Resolves to the
+ * requests done and the seconds taken.
+ */
+async function run(ms, request) {
   let done = 0;
   let failed = 0;
   const end = performance.now() + ms;
@@ -66,7 +76,27 @@ async function load(ms, request) {
     }),
   );
   if (failed > 0) throw new Error(`${failed} failed requests`);
-  return (done * 1000) / (performance.now() - started);
+  return { done, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Requests/s of `request` over `ms`. */
+const load = async (ms, request) => {
+  const { done, seconds } = await run(ms, request);
+  return done / seconds;
+};
+
+/** Requests/s of each of `requests` (by name), loaded in turn over SLICES slices of DURATION / SLICES each. */
+async function interleaved(requests, round) {
+  const names = Object.keys(requests);
+  const totals = Object.fromEntries(names.map((name) => [name, { done: 0, seconds: 0 }]));
+  for (let slice = 0; slice < SLICES; slice++)
+    for (let i = 0; i < names.length; i++) {
+      const name = names[(i + slice + round) % names.length];
+      const { done, seconds } = await run(DURATION / SLICES, requests[name]);
+      totals[name].done += done;
+      totals[name].seconds += seconds;
+    }
+  return Object.fromEntries(names.map((name) => [name, totals[name].done / totals[name].seconds]));
 }
 
 const tokenRequest = (target) => {
@@ -104,27 +134,26 @@ const median = (values) => {
 
 const rounds = [];
 for (let round = 0; round < ROUNDS; round++) {
-  const result = {};
-  // Alternate which target goes first.
-  for (const mode of round % 2 === 0 ? ['gatehouse', 'baseline'] : ['baseline', 'gatehouse']) {
-    const target = await startTarget(mode);
-    try {
-      await load(WARMUP, tokenRequest(target));
-      result[mode] = await load(DURATION, tokenRequest(target));
-      if (mode === 'gatehouse') {
-        await load(WARMUP, apiRead(target, '/users?pageSize=20'));
-        result.managementList = await load(DURATION, apiRead(target, '/users?pageSize=20'));
-        result.managementGet = await load(DURATION, apiRead(target, `/users/${target.userId}`));
-      }
-    } finally {
-      await target.stop();
-    }
+  const targets = {};
+  try {
+    for (const mode of ['gatehouse', 'baseline']) targets[mode] = await startTarget(mode);
+    const requests = Object.fromEntries(
+      Object.entries(targets).map(([mode, target]) => [mode, tokenRequest(target)]),
+    );
+    for (const request of Object.values(requests)) await load(WARMUP, request);
+    const result = await interleaved(requests, round);
+    const gatehouse = targets.gatehouse;
+    await load(WARMUP, apiRead(gatehouse, '/users?pageSize=20'));
+    result.managementList = await load(DURATION / 2, apiRead(gatehouse, '/users?pageSize=20'));
+    result.managementGet = await load(DURATION / 2, apiRead(gatehouse, `/users/${gatehouse.userId}`));
+    result.ratio = result.gatehouse / result.baseline;
+    rounds.push(result);
+    process.stderr.write(
+      `round ${round + 1}/${ROUNDS}: ${JSON.stringify(Object.fromEntries(Object.entries(result).map(([k, v]) => [k, Math.round(v * 100) / 100])))}\n`,
+    );
+  } finally {
+    await Promise.all(Object.values(targets).map((target) => target.stop()));
   }
-  result.ratio = result.gatehouse / result.baseline;
-  rounds.push(result);
-  process.stderr.write(
-    `round ${round + 1}/${ROUNDS}: ${JSON.stringify(Object.fromEntries(Object.entries(result).map(([k, v]) => [k, Math.round(v * 100) / 100])))}\n`,
-  );
 }
 
 const summary = {
@@ -133,6 +162,7 @@ const summary = {
   pinned: pin,
   rounds: ROUNDS,
   durationMs: DURATION,
+  slices: SLICES,
   concurrency: CONCURRENCY,
   clientCredentials: {
     gatehouseTokensPerSecond: median(rounds.map((r) => r.gatehouse)),

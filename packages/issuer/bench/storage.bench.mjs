@@ -2,7 +2,9 @@
 /**
  * Storage benchmark: the issuer's throughput on each storage, with ratios measured in one run.
  *
- * Setups, each started fresh per round (order rotated between rounds):
+ * Setups, all started fresh for each round and running side by side; the load goes to one at a time,
+ * in BENCH_SLICES short slices per workload (the first setup rotating), so a drift of the machine's
+ * speed during the round weighs on every setup alike:
  *   sqlite    one instance on a SQLite file (the default);
  *   pg        one instance on PostgreSQL;
  *   pg×2      two instances on one PostgreSQL database (same public URL), the load alternating
@@ -20,7 +22,8 @@
  * BENCH_DATABASE_URL names a server to use (the benchmark creates and drops databases on it).
  *
  * Run: pnpm --filter @gatehouse/issuer build && node packages/issuer/bench/storage.bench.mjs
- * Env: BENCH_ROUNDS (3), BENCH_DURATION (3 s per measurement), BENCH_WARMUP (1 s), BENCH_CONCURRENCY (8).
+ * Env: BENCH_ROUNDS (3), BENCH_DURATION (6 s measured per setup, workload and round, in slices),
+ * BENCH_SLICES (6), BENCH_WARMUP (1 s), BENCH_CONCURRENCY (8).
  * Prints a Markdown table and writes packages/issuer/bench/results/storage.json.
  */
 import { spawn } from 'node:child_process';
@@ -34,7 +37,8 @@ import pg from 'pg';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const DURATION = Number(process.env.BENCH_DURATION ?? 3) * 1000;
+const DURATION = Number(process.env.BENCH_DURATION ?? 6) * 1000;
+const SLICES = Number(process.env.BENCH_SLICES ?? 6);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1) * 1000;
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const SETUPS = ['sqlite', 'pg', 'pg×2'];
@@ -121,7 +125,10 @@ async function startSetup(setup) {
 const basic = (id, secret) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
-/** Run `request(i)` with CONCURRENCY in flight for `ms` or until it returns undefined; resolves to requests/s. */
+/**
+ * Run `request(i)` with CONCURRENCY in flight for `ms` or until it returns undefined; resolves to the
+ * requests done and the seconds taken.
+ */
 async function load(ms, request) {
   let done = 0;
   let failed = 0;
@@ -139,7 +146,7 @@ async function load(ms, request) {
     }),
   );
   if (failed > 0) throw new Error(`${failed} failed requests`);
-  return (done * 1000) / (performance.now() - started);
+  return { done, seconds: (performance.now() - started) / 1000 };
 }
 
 const clientCredentials = (instances) => {
@@ -199,9 +206,12 @@ const tokenExchange = (instances, tokens) => {
   };
 };
 
-/** Watch the database during `work`: highest client-connection count, SELECT 1 round trips, statements. */
+/**
+ * Watch the database during `work` (a load): the requests and seconds, and for PostgreSQL the highest
+ * client-connection count, the SELECT 1 round trips and the issuer's statements (count, total ms).
+ */
 async function observe(database, work) {
-  if (database === undefined) return { rate: await work(), db: undefined };
+  if (database === undefined) return { ...(await work()), db: undefined };
   const probe = new pg.Client({ connectionString: database.url, application_name: 'gatehouse-bench' });
   await probe.connect();
   // The issuer's statements in this database, without the probe's own (SELECT 1, pg_stat_* reads).
@@ -223,29 +233,57 @@ async function observe(database, work) {
     sampler.once('message', resolve);
     sampler.once('error', reject);
   });
-  const started = performance.now();
-  const rate = await work();
-  const seconds = (performance.now() - started) / 1000;
+  const { done, seconds } = await work();
   sampler.postMessage('stop');
   const { connections, latencies } = await sampled;
   await sampler.terminate();
   const counted = await statements();
   await probe.end();
-  const sorted = latencies.sort((x, y) => x - y);
-  const requests = rate * seconds;
+  return {
+    done,
+    seconds,
+    db: {
+      connections,
+      latencies,
+      calls: counted === undefined ? undefined : Number(counted.calls),
+      ms: counted === undefined ? undefined : Number(counted.ms),
+    },
+  };
+}
+
+/** The slices of one setup and workload, added up: its rate and what its database saw. */
+function total(slices) {
+  const done = slices.reduce((sum, s) => sum + s.done, 0);
+  const seconds = slices.reduce((sum, s) => sum + s.seconds, 0);
+  const rate = done / seconds;
+  if (slices[0].db === undefined) return { rate, db: undefined };
+  const latencies = slices.flatMap((s) => s.db.latencies).sort((x, y) => x - y);
+  const calls = slices.some((s) => s.db.calls === undefined)
+    ? undefined
+    : slices.reduce((sum, s) => sum + s.db.calls, 0);
+  const ms = calls === undefined ? undefined : slices.reduce((sum, s) => sum + s.db.ms, 0);
   return {
     rate,
     db: {
-      connections,
-      selectOneMedianMs: sorted[sorted.length >> 1],
-      selectOneP95Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))],
-      statementsPerRequest: counted === undefined ? undefined : Number(counted.calls) / requests,
-      statementMeanMs:
-        counted === undefined || Number(counted.calls) === 0
-          ? undefined
-          : Number(counted.ms) / Number(counted.calls),
+      connections: Math.max(...slices.map((s) => s.db.connections)),
+      selectOneMedianMs: latencies[latencies.length >> 1],
+      selectOneP95Ms: latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.95))],
+      statementsPerRequest: calls === undefined ? undefined : calls / done,
+      statementMeanMs: calls === undefined || calls === 0 ? undefined : ms / calls,
     },
   };
+}
+
+/** Each setup's total over SLICES slices of DURATION / SLICES, the setups taking turns (first rotating). */
+async function interleaved(running, round, requestOf) {
+  const slices = Object.fromEntries(SETUPS.map((setup) => [setup, []]));
+  for (let slice = 0; slice < SLICES; slice++)
+    for (let i = 0; i < SETUPS.length; i++) {
+      const setup = SETUPS[(i + slice + round) % SETUPS.length];
+      const { database } = running[setup];
+      slices[setup].push(await observe(database, () => load(DURATION / SLICES, requestOf(setup))));
+    }
+  return Object.fromEntries(SETUPS.map((setup) => [setup, total(slices[setup])]));
 }
 
 const PG = createRequire(import.meta.url).resolve('pg');
@@ -284,27 +322,37 @@ const median = (values) => {
 const rounds = [];
 for (let round = 0; round < ROUNDS; round++) {
   const result = {};
-  const order = SETUPS.map((_, i) => SETUPS[(i + round) % SETUPS.length]);
-  for (const setup of order) {
-    const { instances, database } = await startSetup(setup);
-    try {
-      const cc = clientCredentials(instances);
-      await load(WARMUP, cc);
-      const credentials = await observe(database, () => load(DURATION, cc));
-      // Enough single-use subject tokens for the warm-up and the measurement, with margin.
-      const needed = Math.ceil(credentials.rate * ((DURATION + WARMUP) / 1000) * 1.5) + CONCURRENCY;
-      const tokens = await mint(instances[0], needed);
-      await load(WARMUP, tokenExchange(instances, tokens));
-      const exchange = await observe(database, () => load(DURATION, tokenExchange(instances, tokens)));
+  const running = {};
+  try {
+    for (const setup of SETUPS) running[setup] = await startSetup(setup);
+    const cc = Object.fromEntries(
+      SETUPS.map((setup) => [setup, clientCredentials(running[setup].instances)]),
+    );
+    for (const setup of SETUPS) await load(WARMUP, cc[setup]);
+    const credentials = await interleaved(running, round, (setup) => cc[setup]);
+    // Enough single-use subject tokens for the warm-up and the measurement, with margin.
+    const tokens = {};
+    for (const setup of SETUPS) {
+      const needed =
+        Math.ceil(credentials[setup].rate * ((DURATION + WARMUP) / 1000) * 1.5) + CONCURRENCY * (SLICES + 1);
+      tokens[setup] = await mint(running[setup].instances[0], needed);
+    }
+    const te = Object.fromEntries(
+      SETUPS.map((setup) => [setup, tokenExchange(running[setup].instances, tokens[setup])]),
+    );
+    for (const setup of SETUPS) await load(WARMUP, te[setup]);
+    const exchange = await interleaved(running, round, (setup) => te[setup]);
+    for (const setup of SETUPS)
       result[setup] = {
-        clientCredentials: credentials.rate,
-        tokenExchange: exchange.rate,
+        clientCredentials: credentials[setup].rate,
+        tokenExchange: exchange[setup].rate,
         db:
-          database === undefined
+          running[setup].database === undefined
             ? undefined
-            : { clientCredentials: credentials.db, tokenExchange: exchange.db },
+            : { clientCredentials: credentials[setup].db, tokenExchange: exchange[setup].db },
       };
-    } finally {
+  } finally {
+    for (const { instances, database } of Object.values(running)) {
       await Promise.all(instances.map((instance) => instance.stop()));
       if (database !== undefined) await admin.query(`DROP DATABASE ${database.name} WITH (FORCE)`);
     }
@@ -353,6 +401,7 @@ const summary = {
   cpus: cpus().length,
   rounds: ROUNDS,
   durationMs: DURATION,
+  slices: SLICES,
   concurrency: CONCURRENCY,
   poolSize: 10,
   setups: Object.fromEntries(SETUPS.map((setup) => [setup, summarize(setup)])),

@@ -126,16 +126,18 @@ export function createFrontHandler(deps: FrontDeps): RequestHandler {
       return;
     }
     const path = url.pathname;
-    res.once('finish', () => {
-      // Path only: query strings can carry codes, tokens (id_token_hint) or state, and are never logged.
-      log.info({
-        event: 'http',
-        method: req.method,
-        path: logPath(path),
-        status: res.statusCode,
-        ms: Math.round(performance.now() - started),
+    // With request logs off (level above info), nothing is prepared for them.
+    if (log.isLevelEnabled('info'))
+      res.once('finish', () => {
+        // Path only: query strings can carry codes, tokens (id_token_hint) or state, and are never logged.
+        log.info({
+          event: 'http',
+          method: req.method,
+          path: logPath(path),
+          status: res.statusCode,
+          ms: Math.round(performance.now() - started),
+        });
       });
-    });
     route(req, res, url).catch((err) => {
       log.error(
         { event: 'http.error', err: { type: (err as Error)?.name, message: (err as Error)?.message } },

@@ -254,10 +254,25 @@ export const DEFAULTS = Object.freeze({
     idleTimeout: 30_000,
   }),
   /** Fixed limits of the PostgreSQL driver (not settings). */
+  tokenRequestCache: Object.freeze({
+    /** Client-credentials reads (application, resource, granted scopes) each instance keeps in memory. */
+    maxEntries: 1_000,
+    /**
+     * Longest time in milliseconds a kept read is used, even with no change seen (a safety net: any
+     * change to the configuration drops it at once, on PostgreSQL as soon as its notification arrives).
+     */
+    maxAge: 60_000,
+    /**
+     * SQLite: how often, at most, in milliseconds, an instance asks whether another process wrote to
+     * the database file (a CLI command); such a change is seen within this time. Its own writes are
+     * seen at once; PostgreSQL instances hear each other's as notifications.
+     */
+    otherProcessCheckInterval: 100,
+  }),
   postgresDriver: Object.freeze({
     /** Distinct SQL texts prepared (named) per connection; further ones run unnamed. The store builds a bounded set of shapes, so this is never reached in practice. */
     maxPreparedStatements: 500,
-    /** Longest wait in milliseconds between attempts to re-open the key-change listener (30 s; doubles from 1 s). */
+    /** Longest wait in milliseconds between attempts to re-open the notification listener (key and configuration changes; 30 s; doubles from 1 s). */
     maxReconnectDelay: 30_000,
   }),
   copy: Object.freeze({

@@ -1,7 +1,8 @@
 /**
  * Round trips to PostgreSQL per token request, counted at the `pg` client (every `query` a
  * connection sends is one round trip): client credentials take one (the client, the resource and its
- * role scopes in one read), a token exchange two (that read with the failure window, the subject token
+ * role scopes in one read), and none once an instance keeps that read (until the configuration
+ * changes: `storage/sql/token-request-cache.ts`), a token exchange two (that read with the failure window, the subject token
  * or PAT and its user, then the consume or use together with the audit event). The rate limits count
  * every token request in memory: no counter statement is sent while a request runs (their background
  * flush is set apart here, so that nothing but the requests talks to the database while counting).
@@ -69,15 +70,30 @@ describe('postgres: round trips per token request', () => {
   /** A counter statement (a rate-limit or failure count): never sent by a successful request. */
   const COUNTER = /^INSERT INTO failure_counters/;
 
-  it('client credentials: one round trip, no counter statement', async () => {
-    // Warm both instances (each opens pool connections on first use).
-    for (let i = 0; i < 2; i++) expect((await clientCredentials()).status).toBe(200);
+  it('client credentials: none once read, one on each instance after a change, no counter statement', async () => {
+    // Each instance keeps the read once its notification connection is live (opened on first use).
+    await vi.waitFor(
+      async () => {
+        for (let i = 0; i < 2; i++) expect((await counted(clientCredentials)).queries).toHaveLength(0);
+      },
+      { timeout: 5_000 },
+    );
     for (let i = 0; i < 4; i++) {
+      const { result, queries } = await counted(clientCredentials);
+      expect(result.status).toBe(200);
+      expect(queries).toHaveLength(0);
+    }
+    // A change of the configuration through one instance: both read again (the other on hearing it).
+    const renamed = await api(t, admin, 'PATCH', '/applications/worker', { name: 'Worker, renamed' });
+    expect(renamed.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (let i = 0; i < 2; i++) {
       const { result, queries } = await counted(clientCredentials);
       expect(result.status).toBe(200);
       expect(queries).toHaveLength(1);
       expect(queries[0]).not.toMatch(COUNTER);
     }
+    for (let i = 0; i < 2; i++) expect((await counted(clientCredentials)).queries).toHaveLength(0);
   });
 
   it('token exchange of a subject token: two round trips, the last consuming and auditing', async () => {

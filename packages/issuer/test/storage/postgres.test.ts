@@ -115,7 +115,7 @@ describe('postgres store', () => {
     try {
       // The server drops the LISTEN connection (restart, failover, idle kill …).
       const killed = await admin.query(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'gatehouse-issuer-keys' AND query LIKE 'LISTEN%'",
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'gatehouse-issuer-notify' AND query LIKE 'LISTEN%'",
       );
       expect(killed.rowCount).toBeGreaterThan(0);
     } finally {

@@ -9,7 +9,8 @@
  *   row after the first commits and matches nothing, so exactly one caller wins across every process.
  * - Methods that write several rows run in one transaction, or are one statement.
  * - Migrations and start-up run under session advisory locks, so instances started together do not race.
- * - Key changes are announced with `NOTIFY` (`postgres-keys.ts`).
+ * - Key and configuration changes are announced with `NOTIFY` (`postgres-keys.ts`, migration 0009),
+ *   heard on one LISTEN connection (`postgres-notifications.ts`).
  *
  * The tables live in the connection's `search_path` (usually `public`); to give an issuer its own
  * schema, add `?options=-c%20search_path%3Dmyschema` to the URL.
@@ -23,6 +24,7 @@ import { applyMigrations } from '../sql/migrate.js';
 import type { Store } from '../store.js';
 import { LOCK_KEY, PostgresExecutor, PreparedStatements } from './postgres-executor.js';
 import { KeyNotifications } from './postgres-keys.js';
+import { configNotifications, PgNotifications } from './postgres-notifications.js';
 
 /**
  * Options of {@link openPostgresStore}. Defaults are `DEFAULTS.postgres`.
@@ -108,7 +110,8 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
   // An idle connection that breaks (server restart, network) is dropped by the pool; never crash.
   pool.on('error', (err) => onError(err));
   const statements = new PreparedStatements();
-  const keyChanges = new KeyNotifications(url, onError);
+  const notifications = new PgNotifications(url, onError);
+  const keyChanges = new KeyNotifications(notifications);
 
   /** Run `fn` on one connection holding the session advisory lock `name`. */
   const locked = async <T>(name: string, fn: (db: PostgresExecutor) => Promise<T>): Promise<T> => {
@@ -140,9 +143,10 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
     close: async () => {
       if (closed) return;
       closed = true;
-      await keyChanges.close();
+      await notifications.close();
       await pool.end();
     },
     keyChanges,
+    externalChanges: configNotifications(notifications),
   });
 }

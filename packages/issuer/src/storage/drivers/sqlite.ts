@@ -10,6 +10,7 @@
  * @module
  */
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { DEFAULTS } from '../../config/defaults.js';
 import { DatabaseFileError, StoreConflictError } from '../../errors.js';
 import { conflictFields, type Dialect, type Executor } from '../executor.js';
 import type { Row } from '../rows.js';
@@ -122,6 +123,15 @@ class SqliteExecutor implements Executor {
     }
   }
 
+  /**
+   * `PRAGMA data_version`: changes whenever another connection (another process on the file: a CLI
+   * command, a second issuer) has committed since this one last looked; `undefined` once closed.
+   */
+  dataVersion(): number | undefined {
+    if (!this.#db.isOpen) return undefined;
+    return Number(this.#guard(() => this.#statement('PRAGMA data_version').get()?.data_version));
+  }
+
   async #idle(): Promise<void> {
     while (this.#current !== undefined) await this.#current;
   }
@@ -230,6 +240,28 @@ function open(path: string): DatabaseSync {
 }
 
 /**
+ * Commits by other connections to the file (a CLI command, another process), seen through
+ * `PRAGMA data_version` at most once per `DEFAULTS.tokenRequestCache.otherProcessCheckInterval`: the
+ * pragma is a statement (a read transaction, with its file locks), which costs more than the read it
+ * would save if asked on every request.
+ */
+function otherConnections(executor: SqliteExecutor): { stamp(): number | undefined } {
+  const interval = DEFAULTS.tokenRequestCache.otherProcessCheckInterval;
+  let checkedAt = Number.NEGATIVE_INFINITY;
+  let version: number | undefined;
+  return {
+    stamp: () => {
+      const now = performance.now();
+      if (now - checkedAt >= interval) {
+        version = executor.dataVersion();
+        checkedAt = now;
+      }
+      return version;
+    },
+  };
+}
+
+/**
  * Open (or create) a SQLite store. Call `migrate()` before use; `createIssuer()` does it for you.
  *
  * @param path - A file path (its directory is created `0700`, the file `0600`) or `:memory:`.
@@ -260,5 +292,6 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       if (db.isOpen) db.close();
     },
     keyChanges: localKeyChanges(),
+    externalChanges: otherConnections(executor),
   });
 }

@@ -14,6 +14,7 @@ import totp from './0005-totp.js';
 import impersonationControl from './0006-impersonation-control.js';
 import webhooks from './0007-webhooks.js';
 import rolesClaim from './0008-roles-claim.js';
+import configNotify from './0009-config-notify.js';
 import type { Migration } from './dialect.js';
 
 export type { Migration } from './dialect.js';
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   impersonationControl,
   webhooks,
   rolesClaim,
+  configNotify,
 ]);

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { type ExternalChanges, followConfigChanges } from '../config-changes.js';
 import type { Executor } from '../executor.js';
 import type { Store } from '../store.js';
 import { applicationStore } from './applications.js';
@@ -18,6 +19,7 @@ import { roleStore } from './roles.js';
 import { settingStore } from './settings.js';
 import { type KeyChanges, signingKeyStore } from './signing-keys.js';
 import { subjectTokenStore } from './subject-tokens.js';
+import { cachedTokenRequests } from './token-request-cache.js';
 import { tokenRequestStore } from './token-requests.js';
 import { totpFactorStore } from './totp-factors.js';
 import { userStore } from './users.js';
@@ -36,6 +38,8 @@ import { webhookStore } from './webhooks.js';
  */
 export interface DriverParts extends Pick<Store, 'driver' | 'multiNode' | 'migrate' | 'exclusive' | 'close'> {
   readonly keyChanges: KeyChanges;
+  /** Writes to the database by other processes or instances, as the driver sees them. */
+  readonly externalChanges: ExternalChanges;
 }
 
 /** The executor under each SQL store, for whole-table work (`storage/copy.ts`). */
@@ -63,7 +67,8 @@ export function executorOf(store: Store): Executor | undefined {
  * await store.migrate();
  * ```
  */
-export function createSqlStore(db: Executor, parts: DriverParts): Store {
+export function createSqlStore(driverDb: Executor, parts: DriverParts): Store {
+  const { db, changes } = followConfigChanges(driverDb, parts.externalChanges);
   const store: Store = {
     driver: parts.driver,
     multiNode: parts.multiNode,
@@ -85,7 +90,7 @@ export function createSqlStore(db: Executor, parts: DriverParts): Store {
     personalAccessTokens: personalAccessTokenStore(db),
     auditEvents: auditEventStore(db),
     failures: failureCounterStore(db),
-    tokenRequests: tokenRequestStore(db),
+    tokenRequests: cachedTokenRequests(tokenRequestStore(db), changes),
     webhooks: webhookStore(db),
     totpFactors: totpFactorStore(db),
   };

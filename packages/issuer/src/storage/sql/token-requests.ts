@@ -20,7 +20,6 @@ import {
 } from '../rows.js';
 import type { TokenRequestQuery, TokenRequestRecords, TokenRequestStore } from '../store.js';
 import { toWindow } from './failure-counters.js';
-import { grantsOf } from './roles.js';
 
 /** A value to look up; no stored value holds U+0000, so such a value matches nothing (as `NULL` does). */
 const lookup = (value: string | undefined): string | null =>
@@ -80,9 +79,14 @@ function statement(db: Executor, query: TokenRequestQuery, aliases: readonly Ali
   sql = `SELECT ${[...select, scoped ? 's.name AS granted' : 'NULL AS granted'].join(', ')}
     FROM (SELECT 1 AS one) q ${joins.map((join) => `LEFT JOIN ${join}`).join(' ')}`;
   if (scoped) {
-    sql += ` LEFT JOIN ${grantsOf(holder === 'a' ? 'application_roles' : 'user_roles')}
-      ON h.${holder === 'a' ? 'application_id' : 'user_id'} = ${holder}.id AND s.resource_id = r.id
-      ORDER BY s.name ${db.dialect.binary}`;
+    // The resource's scopes (its (resource_id, name) index) that one of the holder's roles grants: a
+    // correlated EXISTS over the join tables' primary keys. A parenthesised join of the three tables
+    // made SQLite build an automatic index and a temporary table on every request.
+    const [holders, column] =
+      holder === 'a' ? ['application_roles', 'application_id'] : ['user_roles', 'user_id'];
+    sql += ` LEFT JOIN scopes s ON s.resource_id = r.id AND EXISTS (
+      SELECT 1 FROM ${holders} h JOIN role_scopes rs ON rs.role_id = h.role_id
+      WHERE h.${column} = ${holder}.id AND rs.scope_id = s.id)`;
   }
   statements.set(shape, sql);
   return sql;
@@ -136,7 +140,7 @@ export function tokenRequestStore(db: Executor): TokenRequestStore {
       const records: TokenRequestRecords = {
         application: aliases.includes('a') ? found(first, 'a', toApplication) : undefined,
         resource: aliases.includes('r') ? found(first, 'r', toResource) : undefined,
-        grantedScopes: [...new Set(granted)],
+        grantedScopes: [...new Set(granted)].sort(), // scope tokens are ASCII (RFC 6749 3.3): code-unit order is byte order
         failures: aliases.includes('f') ? found(first, 'f', toWindow) : undefined,
         subjectToken: aliases.includes('t') ? found(first, 't', toSubjectToken) : undefined,
         personalAccessToken: aliases.includes('p') ? found(first, 'p', toPersonalAccessToken) : undefined,

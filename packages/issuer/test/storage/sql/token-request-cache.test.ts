@@ -1,0 +1,255 @@
+/**
+ * The kept client-credentials reads: the unit (when a read is kept, reused and dropped) over a counting
+ * inner store, then on each driver for real — a change through the store, through another store on the
+ * same database (another process on the SQLite file, another instance on PostgreSQL) and by plain SQL
+ * (an operator) is seen by the next read.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULTS } from '../../../src/config/defaults.js';
+import type { ConfigChanges } from '../../../src/storage/config-changes.js';
+import { openStore } from '../../../src/storage/open.js';
+import { cachedTokenRequests } from '../../../src/storage/sql/token-request-cache.js';
+import type {
+  Store,
+  TokenRequestQuery,
+  TokenRequestRecords,
+  TokenRequestStore,
+} from '../../../src/storage/store.js';
+import { DRIVERS, type Driver, freshPostgresUrl } from '../../helpers/drivers.js';
+
+const INDICATOR = 'https://orders.example.com';
+const cc = (applicationId = 'app_m'): TokenRequestQuery => ({
+  now: 1,
+  applicationId,
+  indicator: INDICATOR,
+  scopesOf: 'application',
+});
+
+describe('cachedTokenRequests', () => {
+  const empty: TokenRequestRecords = {
+    application: undefined,
+    resource: undefined,
+    grantedScopes: [],
+    failures: undefined,
+    subjectToken: undefined,
+    personalAccessToken: undefined,
+    user: undefined,
+  };
+  /** An inner store that counts reads and answers `granted` as it is when asked. */
+  function inner() {
+    const state = { reads: 0, granted: ['read'] as string[], during: undefined as (() => void) | undefined };
+    const store: TokenRequestStore = {
+      read: async () => {
+        state.reads++;
+        const granted = [...state.granted];
+        state.during?.();
+        return { ...empty, grantedScopes: granted };
+      },
+    };
+    return { state, store };
+  }
+  const versions = () => {
+    const v = { current: '0:0' as string | undefined };
+    const changes: ConfigChanges = { version: () => v.current };
+    return { v, changes };
+  };
+
+  it('answers a repeated client-credentials read from memory while nothing changed', async () => {
+    const { state, store } = inner();
+    const { changes } = versions();
+    const cached = cachedTokenRequests(store, changes);
+    expect((await cached.read(cc())).grantedScopes).toEqual(['read']);
+    state.granted = ['read', 'write'];
+    expect((await cached.read(cc())).grantedScopes).toEqual(['read']);
+    expect(state.reads).toBe(1);
+    // Another application or resource is a read of its own.
+    await cached.read(cc('app_other'));
+    await cached.read({ ...cc(), indicator: 'https://billing.example.com' });
+    expect(state.reads).toBe(3);
+  });
+
+  it('reads again after any change, and keeps nothing while changes cannot be followed', async () => {
+    const { state, store } = inner();
+    const { v, changes } = versions();
+    const cached = cachedTokenRequests(store, changes);
+    await cached.read(cc());
+    state.granted = ['write'];
+    v.current = '1:0';
+    expect((await cached.read(cc())).grantedScopes).toEqual(['write']);
+    expect(state.reads).toBe(2);
+    v.current = undefined; // e.g. the PostgreSQL notification connection is down
+    await cached.read(cc());
+    await cached.read(cc());
+    expect(state.reads).toBe(4);
+  });
+
+  it('does not keep a read that overlapped a change', async () => {
+    const { state, store } = inner();
+    const { v, changes } = versions();
+    const cached = cachedTokenRequests(store, changes);
+    state.during = () => {
+      v.current = '1:0';
+    };
+    await cached.read(cc());
+    state.during = undefined;
+    state.granted = ['write'];
+    expect((await cached.read(cc())).grantedScopes).toEqual(['write']);
+    expect(state.reads).toBe(2);
+  });
+
+  it('never keeps a read with a user, a token or a failure window in it', async () => {
+    const { state, store } = inner();
+    const { changes } = versions();
+    const cached = cachedTokenRequests(store, changes);
+    const queries: TokenRequestQuery[] = [
+      { ...cc(), failureKey: 'k' },
+      { ...cc(), subjectTokenHash: 'h' },
+      { ...cc(), personalAccessTokenHash: 'h' },
+      { now: 1, indicator: INDICATOR, userId: 'usr_a', scopesOf: 'user' },
+      { ...cc(), scopesOf: 'user' },
+    ];
+    for (const query of queries) {
+      await cached.read(query);
+      await cached.read(query);
+    }
+    expect(state.reads).toBe(queries.length * 2);
+  });
+
+  it('uses a kept read for at most maxAge, and keeps at most maxEntries', async () => {
+    const { state, store } = inner();
+    const { changes } = versions();
+    const cached = cachedTokenRequests(store, changes, { maxEntries: 2, maxAge: 40 });
+    await cached.read(cc());
+    await cached.read(cc());
+    expect(state.reads).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    await cached.read(cc());
+    expect(state.reads).toBe(2);
+    await cached.read(cc('app_2'));
+    await cached.read(cc('app_3')); // evicts app_m, the least recently used
+    await cached.read(cc());
+    expect(state.reads).toBe(5);
+  });
+
+  it('hands out records that cannot be changed by the request using them', async () => {
+    const { store } = inner();
+    const cached = cachedTokenRequests(store, versions().changes);
+    await cached.read(cc());
+    const records = await cached.read(cc());
+    expect(Object.isFrozen(records)).toBe(true);
+    expect(Object.isFrozen(records.grantedScopes)).toBe(true);
+  });
+});
+
+describe.each(DRIVERS)('%s: kept token-request reads see every change', (driver: Driver) => {
+  const opened: Store[] = [];
+  const dirs: string[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((store) => store.close()));
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A database that two stores (two processes or instances) can open. */
+  async function database(): Promise<string> {
+    if (driver === 'postgres') return freshPostgresUrl();
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-cache-'));
+    dirs.push(dir);
+    return join(dir, 'issuer.sqlite');
+  }
+  const open = (database: string) => {
+    const store = openStore(database, { onWarning: () => undefined });
+    opened.push(store);
+    return store;
+  };
+
+  async function seeded(database: string): Promise<Store> {
+    const store = open(database);
+    await store.migrate();
+    await store.resources.create(
+      { id: 'res_o', name: 'Orders', indicator: INDICATOR, accessTokenTtl: 60 },
+      1,
+    );
+    await store.resources.createScope({ id: 'scp_r', resourceId: 'res_o', name: 'read' }, 1);
+    await store.resources.createScope({ id: 'scp_w', resourceId: 'res_o', name: 'write' }, 1);
+    await store.roles.create({ id: 'rol_m', name: 'service', type: 'MachineToMachine' }, 1);
+    await store.roles.addScopes('rol_m', ['scp_r']);
+    await store.applications.create(
+      {
+        id: 'app_m',
+        name: 'M',
+        type: 'MachineToMachine',
+        secretHash: null,
+        tokenEndpointAuthMethod: 'client_secret_basic',
+      },
+      1,
+    );
+    await store.roles.assign({ applicationId: 'app_m' }, ['rol_m']);
+    return store;
+  }
+  /** Read until the kept read is in use (PostgreSQL: once the notification connection is live). */
+  const granted = async (store: Store) => (await store.tokenRequests.read(cc())).grantedScopes;
+
+  it('a change through the same store is seen by the very next read', async () => {
+    const store = await seeded(await database());
+    expect(await granted(store)).toEqual(['read']);
+    expect(await granted(store)).toEqual(['read']);
+    await store.roles.addScopes('rol_m', ['scp_w']);
+    expect(await granted(store)).toEqual(['read', 'write']);
+    await store.roles.unassign({ applicationId: 'app_m' }, 'rol_m');
+    expect(await granted(store)).toEqual([]);
+    await store.applications.delete('app_m');
+    expect((await store.tokenRequests.read(cc())).application).toBeUndefined();
+  });
+
+  it('a change by another process or instance on the same database is seen', async () => {
+    const url = await database();
+    const one = await seeded(url);
+    const other = open(url);
+    // Kept on `one` (on PostgreSQL once its notification connection is live).
+    await vi.waitFor(async () => {
+      expect(await granted(one)).toEqual(['read']);
+      if (driver === 'postgres') expect(await one.ping()).toBeUndefined();
+    });
+    await granted(one);
+    await other.roles.addScopes('rol_m', ['scp_w']);
+    await vi.waitFor(async () => expect(await granted(one)).toEqual(['read', 'write']), {
+      timeout: 2_000 + DEFAULTS.tokenRequestCache.otherProcessCheckInterval,
+    });
+    await other.applications.delete('app_m');
+    await vi.waitFor(async () => expect((await one.tokenRequests.read(cc())).application).toBeUndefined(), {
+      timeout: 2_000 + DEFAULTS.tokenRequestCache.otherProcessCheckInterval,
+    });
+  });
+
+  it("an operator's plain SQL is seen", async () => {
+    const url = await database();
+    const store = await seeded(url);
+    await granted(store);
+    await granted(store);
+    const sql = "DELETE FROM role_scopes WHERE role_id = 'rol_m'";
+    if (driver === 'postgres') {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(sql);
+      } finally {
+        await client.end();
+      }
+    } else {
+      const db = new DatabaseSync(url);
+      try {
+        db.exec(sql);
+      } finally {
+        db.close();
+      }
+    }
+    await vi.waitFor(async () => expect(await granted(store)).toEqual([]), {
+      timeout: 2_000 + DEFAULTS.tokenRequestCache.otherProcessCheckInterval,
+    });
+  });
+});
