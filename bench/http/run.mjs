@@ -27,7 +27,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ALGORITHMS, AUDIENCE, SCOPE, SUBJECT, startIssuer } from './lib/issuer.mjs';
+import { ALGORITHMS, AUDIENCE, SCOPE, startIssuer } from './lib/issuer.mjs';
+import { preflight } from './lib/preflight.mjs';
 import { canPin, runLoad, startServer, stopServer } from './lib/process.mjs';
 import { checkTargets, summarize, toMarkdown } from './lib/report.mjs';
 
@@ -121,24 +122,6 @@ const rotated = (r) => {
 };
 
 // --- one sample --------------------------------------------------------------------------------------
-/** The server answers the token with 200 and the right sub; a guard also refuses bad tokens. */
-async function preflight(url, kind, tokens) {
-  const get = (token) => fetch(url, { headers: { authorization: `Bearer ${token}` } });
-  const ok = await get(tokens.good);
-  const body = await ok.json().catch(() => undefined);
-  if (ok.status !== 200 || body?.ok !== true || body?.sub !== SUBJECT) {
-    return `valid token: HTTP ${ok.status} ${JSON.stringify(body)}`;
-  }
-  if (kind === 'bare') return undefined;
-  const tampered = await get(tokens.tampered);
-  await tampered.arrayBuffer();
-  if (tampered.status !== 401) return `tampered token: HTTP ${tampered.status}, expected 401`;
-  const noScope = await get(tokens.noScope);
-  await noScope.arrayBuffer();
-  if (noScope.status !== 403) return `token without ${SCOPE}: HTTP ${noScope.status}, expected 403`;
-  return undefined;
-}
-
 function load(url, token) {
   const input = {
     url,
@@ -177,7 +160,7 @@ async function sample(round, item, issuer) {
   try {
     server = await startServer(spec);
     const url = `http://127.0.0.1:${server.port}/orders`;
-    const problem = await preflight(url, item.kind, tokens);
+    const problem = await preflight(url, item.kind !== 'bare', tokens);
     if (problem) throw new Error(`check failed: ${problem}`);
     const { warmup, measured } = await load(url, tokens.good);
     Object.assign(result, measured, { ok: true });
