@@ -23,10 +23,11 @@
  *      BENCH_CONFIGS (all; comma list), BENCH_RESULT (http: the results' file name).
  * Writes bench/results/<BENCH_RESULT>.json and .md.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { missingBuilds, versionOf, warnStaleBuilds } from './lib/builds.mjs';
 import { ALGORITHMS, AUDIENCE, SCOPE, startIssuer } from './lib/issuer.mjs';
 import { preflight } from './lib/preflight.mjs';
 import { canPin, runLoad, startServer, stopServer } from './lib/process.mjs';
@@ -73,17 +74,8 @@ const settings = {
 settings.smoke = settings.duration < 5 || settings.rounds < 3;
 
 // --- preconditions ---------------------------------------------------------------------------------
-const missing = [];
-if (!existsSync(join(here, 'node_modules/autocannon'))) {
-  missing.push(
-    'bench dependencies: flock /tmp/gatehouse-pnpm.lock pnpm install --dir bench/http --ignore-workspace',
-  );
-}
 const packages = [...new Set(['core', ...settings.frameworks.map((name) => PACKAGES[name] ?? name)])];
-for (const name of packages) {
-  if (!existsSync(join(root, `packages/${name}/dist/index.js`)))
-    missing.push(`packages/${name}/dist: pnpm build`);
-}
+const missing = missingBuilds(packages);
 for (const name of settings.frameworks) {
   if (!(name in PACKAGES)) missing.push(`BENCH_FRAMEWORKS: unknown framework ${name}`);
 }
@@ -97,12 +89,7 @@ if (missing.length > 0) {
   process.exit(2);
 }
 // The dist is what runs: say so when a package's sources changed after its last build.
-for (const name of packages) {
-  const built = statSync(join(root, `packages/${name}/dist/index.js`)).mtimeMs;
-  const src = join(root, `packages/${name}/src`);
-  const stale = readdirSync(src, { recursive: true }).some((f) => statSync(join(src, f)).mtimeMs > built);
-  if (stale) console.warn(`bench/http: packages/${name}/src is newer than its dist: run pnpm build first`);
-}
+warnStaleBuilds(packages);
 
 // --- the plan: every (framework, alg, config) of one round; bare once per framework -----------------
 const plan = [];
@@ -179,13 +166,6 @@ async function sample(round, item, issuer) {
 }
 
 // --- run ---------------------------------------------------------------------------------------------
-const versionOf = (name, from = here) => {
-  try {
-    return JSON.parse(readFileSync(join(from, 'node_modules', name, 'package.json'), 'utf8')).version;
-  } catch {
-    return 'unknown';
-  }
-};
 const versions = Object.fromEntries(
   [
     'express',
