@@ -60,6 +60,12 @@ const BENCHES = {
       "Hono + @gatehouse/hono vs bare Hono, no-op middlewares and Hono's jwk middleware, on Node and Bun (autocannon, interleaved)",
     setup: () => installHttpBench(),
   },
+  'nestjs-micro': {
+    file: 'bench/http/nestjs-micro.mjs',
+    about:
+      'what the @gatehouse/nestjs guard adds per request with a cached token, in process (CPU ns vs bare Nest)',
+    setup: () => installHttpBench(),
+  },
   nestjs: {
     file: 'bench/http/nestjs.mjs',
     about:

@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 /**
  * `./dev bench nestjs`: NestJS 12 with the `@gatehouse/nestjs` guard against bare Nest and a hand-written
- * jose guard, on Nest's Express and Fastify platforms (lib/nest.mjs: bare, jose, gatehouse with the result
- * cache off, gatehouse-cached with it on), by the interleaved method (lib/interleave.mjs): per platform
- * and algorithm, the four servers run at once (pinned to core 0) and one autocannon process (core 1)
+ * jose guard, on Nest's Express and Fastify platforms (lib/nest.mjs: bare; nest-noop, a global guard that
+ * lets everything through, the ceiling for any guard; jose; gatehouse with the result cache off,
+ * gatehouse-cached with it on), by the interleaved method (lib/interleave.mjs): per platform and
+ * algorithm, the servers run at once (pinned to core 0) and one autocannon process (core 1)
  * loads them in short slices, rotating; ratios are paired per round of slices.
  *
  * Run: node bench/http/nestjs.mjs   (after `pnpm build` and installing bench/http, see README.md)
  * Env: BENCH_ROUNDS (10 rounds of slices), BENCH_DURATION (2 s per slice), BENCH_WARMUP (3 s per
  *      configuration), BENCH_CONNECTIONS (10), BENCH_FRAMEWORKS (nestjs-express,nestjs-fastify),
- *      BENCH_ALGS (ES256,RS256), BENCH_CONFIGS (all; bare and jose always run), BENCH_RESULT (http-nestjs).
+ *      BENCH_ALGS (ES256,RS256), BENCH_CONFIGS (all; the baselines bare, nest-noop and jose always run),
+ *      BENCH_RESULT (http-nestjs).
  * Writes bench/results/<BENCH_RESULT>.json and .md.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -34,18 +36,21 @@ import { TARGETS } from './lib/report.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '../..');
 const FRAMEWORKS = ['nestjs-express', 'nestjs-fastify'];
-const BASELINES = ['bare', 'jose'];
+const BASELINES = ['bare', 'nest-noop', 'jose'];
+const ALL = ['bare', 'nest-noop', ...Object.keys(CONFIGS).filter((c) => c !== 'bare')];
+/** Configurations that let a request without a valid token through. */
+const UNGUARDED = ['bare', 'nest-noop'];
 /** Issue #15's target: the guard with a cached token, at least this much of bare Nest. */
 const TARGET_CACHED_VS_BARE = 0.85;
 
 const list = (value, all) => (value ? value.split(',').map((s) => s.trim()) : all).filter(Boolean);
 const resultName = process.env.BENCH_RESULT ?? 'http-nestjs';
-const wanted = list(process.env.BENCH_CONFIGS, Object.keys(CONFIGS));
+const wanted = list(process.env.BENCH_CONFIGS, ALL);
 const settings = {
   ...sliceSettings({ rounds: 10, duration: 2, warmup: 3, connections: 10 }),
   frameworks: list(process.env.BENCH_FRAMEWORKS, FRAMEWORKS),
   algorithms: list(process.env.BENCH_ALGS, ALGORITHMS),
-  configs: Object.keys(CONFIGS).filter((c) => BASELINES.includes(c) || wanted.includes(c)),
+  configs: ALL.filter((c) => BASELINES.includes(c) || wanted.includes(c)),
   pinned: canPin,
 };
 settings.smoke = settings.rounds < 5;
@@ -94,7 +99,7 @@ try {
       });
       const measured = await measureGroup({
         label: `${framework} ${alg}`,
-        configs: settings.configs.map((config) => ({ config, guarded: config !== 'bare' })),
+        configs: settings.configs.map((config) => ({ config, guarded: !UNGUARDED.includes(config) })),
         start: (config) =>
           startServer(process.execPath, [join(here, 'server.mjs')], spec(config), { NODE_ENV: 'production' }),
         tokens: issuer.tokens[alg],
@@ -165,14 +170,14 @@ for (const framework of settings.frameworks) {
     '',
     `## ${framework}`,
     '',
-    '| Configuration | Alg | req/s (median) | p50 ms | p99 ms | × bare | × jose | non-2xx |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| Configuration | Alg | req/s (median) | p50 ms | p99 ms | × bare | × nest-noop | × jose | non-2xx |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
   for (const { alg, summary } of groups.filter((g) => g.framework === framework))
     for (const [config, r] of Object.entries(summary))
       md.push(
         `| ${config} | ${alg} | ${Math.round(r.rps.median)} | ${r.latencyP50} | ${r.latencyP99} | ` +
-          `${formatRatio(r.ratios.bare)} | ${formatRatio(r.ratios.jose)} | ${r.badResponses} |`,
+          `${formatRatio(r.ratios.bare)} | ${formatRatio(r.ratios['nest-noop'])} | ${formatRatio(r.ratios.jose)} | ${r.badResponses} |`,
       );
 }
 md.push('', '## Versions', '', ...Object.entries(versions).map(([name, v]) => `- ${name} ${v}`), '');
