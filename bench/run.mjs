@@ -56,7 +56,20 @@ const BENCHES = {
   },
   hono: {
     file: 'bench/runtimes/hono-http.mjs',
-    about: "Hono + @gatehouse/hono vs bare Hono and Hono's jwk middleware, on Node and Bun (autocannon)",
+    about:
+      "Hono + @gatehouse/hono vs bare Hono, no-op middlewares and Hono's jwk middleware, on Node and Bun (autocannon, interleaved)",
+    setup: () => installHttpBench(),
+  },
+  'nestjs-micro': {
+    file: 'bench/http/nestjs-micro.mjs',
+    about:
+      'what the @gatehouse/nestjs guard adds per request with a cached token, in process (CPU ns vs bare Nest)',
+    setup: () => installHttpBench(),
+  },
+  nestjs: {
+    file: 'bench/http/nestjs.mjs',
+    about:
+      'NestJS + @gatehouse/nestjs vs bare Nest and a jose guard, Express and Fastify platforms (autocannon, interleaved)',
     setup: () => installHttpBench(),
   },
   http: {

@@ -23,11 +23,13 @@
  *      BENCH_CONFIGS (all; comma list), BENCH_RESULT (http: the results' file name).
  * Writes bench/results/<BENCH_RESULT>.json and .md.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ALGORITHMS, AUDIENCE, SCOPE, SUBJECT, startIssuer } from './lib/issuer.mjs';
+import { missingBuilds, versionOf, warnStaleBuilds } from './lib/builds.mjs';
+import { ALGORITHMS, AUDIENCE, SCOPE, startIssuer } from './lib/issuer.mjs';
+import { preflight } from './lib/preflight.mjs';
 import { canPin, runLoad, startServer, stopServer } from './lib/process.mjs';
 import { checkTargets, summarize, toMarkdown } from './lib/report.mjs';
 
@@ -72,17 +74,8 @@ const settings = {
 settings.smoke = settings.duration < 5 || settings.rounds < 3;
 
 // --- preconditions ---------------------------------------------------------------------------------
-const missing = [];
-if (!existsSync(join(here, 'node_modules/autocannon'))) {
-  missing.push(
-    'bench dependencies: flock /tmp/gatehouse-pnpm.lock pnpm install --dir bench/http --ignore-workspace',
-  );
-}
 const packages = [...new Set(['core', ...settings.frameworks.map((name) => PACKAGES[name] ?? name)])];
-for (const name of packages) {
-  if (!existsSync(join(root, `packages/${name}/dist/index.js`)))
-    missing.push(`packages/${name}/dist: pnpm build`);
-}
+const missing = missingBuilds(packages);
 for (const name of settings.frameworks) {
   if (!(name in PACKAGES)) missing.push(`BENCH_FRAMEWORKS: unknown framework ${name}`);
 }
@@ -96,12 +89,7 @@ if (missing.length > 0) {
   process.exit(2);
 }
 // The dist is what runs: say so when a package's sources changed after its last build.
-for (const name of packages) {
-  const built = statSync(join(root, `packages/${name}/dist/index.js`)).mtimeMs;
-  const src = join(root, `packages/${name}/src`);
-  const stale = readdirSync(src, { recursive: true }).some((f) => statSync(join(src, f)).mtimeMs > built);
-  if (stale) console.warn(`bench/http: packages/${name}/src is newer than its dist: run pnpm build first`);
-}
+warnStaleBuilds(packages);
 
 // --- the plan: every (framework, alg, config) of one round; bare once per framework -----------------
 const plan = [];
@@ -121,24 +109,6 @@ const rotated = (r) => {
 };
 
 // --- one sample --------------------------------------------------------------------------------------
-/** The server answers the token with 200 and the right sub; a guard also refuses bad tokens. */
-async function preflight(url, kind, tokens) {
-  const get = (token) => fetch(url, { headers: { authorization: `Bearer ${token}` } });
-  const ok = await get(tokens.good);
-  const body = await ok.json().catch(() => undefined);
-  if (ok.status !== 200 || body?.ok !== true || body?.sub !== SUBJECT) {
-    return `valid token: HTTP ${ok.status} ${JSON.stringify(body)}`;
-  }
-  if (kind === 'bare') return undefined;
-  const tampered = await get(tokens.tampered);
-  await tampered.arrayBuffer();
-  if (tampered.status !== 401) return `tampered token: HTTP ${tampered.status}, expected 401`;
-  const noScope = await get(tokens.noScope);
-  await noScope.arrayBuffer();
-  if (noScope.status !== 403) return `token without ${SCOPE}: HTTP ${noScope.status}, expected 403`;
-  return undefined;
-}
-
 function load(url, token) {
   const input = {
     url,
@@ -177,7 +147,7 @@ async function sample(round, item, issuer) {
   try {
     server = await startServer(spec);
     const url = `http://127.0.0.1:${server.port}/orders`;
-    const problem = await preflight(url, item.kind, tokens);
+    const problem = await preflight(url, item.kind !== 'bare', tokens);
     if (problem) throw new Error(`check failed: ${problem}`);
     const { warmup, measured } = await load(url, tokens.good);
     Object.assign(result, measured, { ok: true });
@@ -196,13 +166,6 @@ async function sample(round, item, issuer) {
 }
 
 // --- run ---------------------------------------------------------------------------------------------
-const versionOf = (name, from = here) => {
-  try {
-    return JSON.parse(readFileSync(join(from, 'node_modules', name, 'package.json'), 'utf8')).version;
-  } catch {
-    return 'unknown';
-  }
-};
 const versions = Object.fromEntries(
   [
     'express',

@@ -7,6 +7,8 @@
  *                      Hono's middleware chain costs by itself
  *   gatehouse          @gatehouse/hono requireAuth + requireScope, result cache off
  *   gatehouse-cached   the same with the result cache on (every request repeats the token)
+ *   gatehouse-cached-one  one middleware: requireAuth with core's `requiredScopes` (cache on), no
+ *                      requireScope: what a route needing one fixed scope can use
  *   hono-jwk           Hono's own `jwk` middleware with `jwks_uri`, `alg`, iss/aud/typ (at+jwt) checks, and a scope check
  */
 import { requireAuth, requireScope } from '@gatehouse/hono';
@@ -38,19 +40,22 @@ export async function createApp(spec) {
       break;
     }
     case 'gatehouse':
-    case 'gatehouse-cached': {
+    case 'gatehouse-cached':
+    case 'gatehouse-cached-one': {
+      const one = spec.config === 'gatehouse-cached-one';
       const auth = requireAuth({
         issuer: spec.issuer,
         audience: spec.audience,
         jwksUri: spec.jwksUri,
         algorithms: [spec.alg],
         ...(spec.config === 'gatehouse' ? { cache: false } : {}),
+        ...(one ? { requiredScopes: spec.scope } : {}),
       });
       await auth.ready();
+      const handlers = one ? [auth] : [auth, requireScope(spec.scope)];
       app.get(
         '/orders',
-        auth,
-        requireScope(spec.scope),
+        ...handlers,
         reply((c) => c.get('auth')?.subject),
       );
       break;

@@ -22,7 +22,8 @@ export function startServer(spec) {
   const [cmd, args] = pinned(0, [join(here, 'server.mjs')]);
   const child = spawn(cmd, args, {
     env: { ...process.env, NODE_ENV: 'production', BENCH_SERVER: JSON.stringify(spec) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // stdin: a pipe left open, so the server exits when this process is gone (server.mjs).
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';
   child.stderr.on('data', (d) => {

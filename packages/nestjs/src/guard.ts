@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { isAuthError, MissingTokenError, type ResolvedAdapterOptions } from '@gatehouse/core';
+import { type AuthInfo, isAuthError, MissingTokenError, type ResolvedAdapterOptions } from '@gatehouse/core';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { GatehouseException } from './errors.js';
 import { attach, attached } from './internal/requests.js';
-import { requirementsOf } from './internal/route-metadata.js';
+import { type RouteRequirements, requirementsOf } from './internal/route-metadata.js';
 import { requestBuilder, type ToRequestLike } from './request.js';
 import { GATEHOUSE } from './tokens.js';
 import type { AuthenticatedRequest } from './types.js';
@@ -47,12 +47,19 @@ export class GatehouseGuard implements CanActivate {
     this.#host = host;
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /**
+   * `true` now when the verifier answers now (a cached token): Nest goes on without awaiting a promise
+   * (it awaits any other result, one more turn of the microtask queue per request). Otherwise a promise;
+   * a refusal is always a rejection.
+   */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const route = requirementsOf(context.getClass(), context.getHandler());
     if (context.getType() !== 'http') {
-      if (route.public) return true;
-      throw new Error(
-        'GatehouseGuard protects HTTP routes only: mark this handler @Public() or guard it otherwise',
+      if (route.public) return Promise.resolve(true);
+      return Promise.reject(
+        new Error(
+          'GatehouseGuard protects HTTP routes only: mark this handler @Public() or guard it otherwise',
+        ),
       );
     }
     const { verifier, optional, allowDelegation, origin } = this.#gatehouse;
@@ -63,20 +70,29 @@ export class GatehouseGuard implements CanActivate {
     if (attached(request)) return true;
     try {
       this.#toRequestLike ??= requestBuilder(this.#host.httpAdapter.getType());
-      const auth = await verifier.authenticate(this.#toRequestLike(request as never, origin), {
+      const result = verifier.authenticateNow(this.#toRequestLike(request as never, origin), {
         optional: optional || route.public,
         allowDelegation: allowDelegation && !route.noDelegation,
       });
-      attach(request, auth);
-      if (route.scopes.length > 0 || route.roles.length > 0) {
-        if (auth === undefined) throw new MissingTokenError(verifier.context);
-        for (const requirement of route.scopes) verifier.authorize(auth, requirement);
-        for (const requirement of route.roles) verifier.authorize(auth, requirement);
-      }
-      return true;
+      if (!(result instanceof Promise)) return this.#admit(request, route, result);
+      return result
+        .then((auth) => this.#admit(request, route, auth))
+        .catch((err: unknown) => Promise.reject(this.#reject(err, http.getResponse())));
     } catch (err) {
-      throw this.#reject(err, http.getResponse());
+      return Promise.reject(this.#reject(err, http.getResponse()));
     }
+  }
+
+  /** Attach the verified token to the request, then check the route's scopes and roles; throws an `AuthError`. */
+  #admit(request: AuthenticatedRequest, route: RouteRequirements, auth: AuthInfo | undefined): true {
+    attach(request, auth);
+    if (route.scopes.length > 0 || route.roles.length > 0) {
+      const { verifier } = this.#gatehouse;
+      if (auth === undefined) throw new MissingTokenError(verifier.context);
+      for (const requirement of route.scopes) verifier.authorize(auth, requirement);
+      for (const requirement of route.roles) verifier.authorize(auth, requirement);
+    }
+    return true;
   }
 
   /** Turn an `AuthError` into the exception Nest answers with; anything else stays as it is. */
