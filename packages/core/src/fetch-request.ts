@@ -72,6 +72,62 @@ function isForm(request: Request): boolean {
 }
 
 /**
+ * A WHATWG request as core reads it. The query and the URI are worked out when first read: a cached
+ * Bearer token needs neither the URL parsed nor the `htu` string built (the query is read on every
+ * request, to refuse a token sent twice, but a URL without `?` has none).
+ */
+class FetchRequestView implements RequestLike {
+  readonly headers: Record<string, string | string[]>;
+  readonly method: string;
+  readonly clientCertificate: Uint8Array | undefined;
+  readonly body: unknown;
+  readonly #request: Request;
+  readonly #base: string | undefined;
+  #parsed: { readonly url: URL; readonly absolute: boolean } | undefined;
+
+  constructor(
+    request: Request,
+    headers: Record<string, string | string[]>,
+    base: string | undefined,
+    clientCertificate: Uint8Array | undefined,
+    body?: unknown,
+  ) {
+    this.#request = request;
+    this.headers = headers;
+    this.method = request.method;
+    this.#base = base;
+    this.clientCertificate = clientCertificate;
+    this.body = body;
+  }
+
+  get query(): URLSearchParams | undefined {
+    return this.#request.url.includes('?') ? this.#url().url.searchParams : undefined;
+  }
+
+  get url(): string | undefined {
+    const { url, absolute } = this.#url();
+    return requestUrl(
+      this.#base,
+      url.protocol.slice(0, -1),
+      absolute ? (this.#request.headers.get('host') ?? undefined) : undefined,
+      `${url.pathname}${url.search}`,
+    );
+  }
+
+  /** Bun hands a request without Host (HTTP/1.0) a relative URL: then only its path and query are known. */
+  #url(): { readonly url: URL; readonly absolute: boolean } {
+    if (this.#parsed === undefined) {
+      const absolute = URL.parse(this.#request.url);
+      this.#parsed = {
+        url: absolute ?? new URL(this.#request.url, 'http://host.invalid'),
+        absolute: absolute !== null,
+      };
+    }
+    return this.#parsed;
+  }
+}
+
+/**
  * The {@link RequestLike} of a WHATWG request: synchronous, or a promise when a form body is read.
  *
  * @example
@@ -91,24 +147,18 @@ export function toRequestLike(
   const authorization = headers.authorization;
   if (typeof authorization === 'string' && NEXT_CREDENTIAL.test(authorization))
     headers.authorization = authorization.split(NEXT_CREDENTIAL);
-  // Bun hands a request without Host (HTTP/1.0) a relative URL: then only its path and query are known.
-  const absolute = URL.parse(request.url);
-  const url = absolute ?? new URL(request.url, 'http://host.invalid');
-  const like: RequestLike = {
-    headers,
-    method: request.method,
-    query: url.searchParams,
-    url: requestUrl(
-      base,
-      url.protocol.slice(0, -1),
-      absolute === null ? undefined : (request.headers.get('host') ?? undefined),
-      `${url.pathname}${url.search}`,
-    ),
-    clientCertificate: options.clientCertificate,
-  };
-  if (!isForm(request)) return like;
+  if (!isForm(request)) return new FetchRequestView(request, headers, base, options.clientCertificate);
   return request
     .clone()
     .text()
-    .then((text) => ({ ...like, body: Object.fromEntries(new URLSearchParams(text)) }));
+    .then(
+      (text) =>
+        new FetchRequestView(
+          request,
+          headers,
+          base,
+          options.clientCertificate,
+          Object.fromEntries(new URLSearchParams(text)),
+        ),
+    );
 }

@@ -28,7 +28,7 @@ import { installImpersonationIntrospection, mayIntrospect } from '../grants/impe
 import { defaultResource, resourceServerInfo } from '../grants/resources.js';
 import { applyRolesClaim } from '../grants/roles-claim.js';
 import { GRANT_NOT_ALLOWED, TOKEN_EXCHANGE_GRANT_TYPE } from '../grants/token-exchange.js';
-import { findApplication } from '../grants/token-request.js';
+import { findApplication, reuseTokenClients } from '../grants/token-request.js';
 import { PAGE_HEADERS } from '../interactions/views/layout.js';
 import { renderError, renderLoggedOut, renderLogout } from '../interactions/views/message.js';
 import { epoch } from '../internal/ids.js';
@@ -281,6 +281,7 @@ export function createProvider(deps: ProviderDeps): Provider {
   pinPublicOrigin(provider, deps.config.baseUrl);
   installDpop(provider, deps.store);
   installImpersonationIntrospection(provider, deps.store, deps.log, epoch);
+  reuseTokenClients(provider, deps.store);
   // Secrets are stored as SHA-256 digests: compare the digest of the presented secret (catalogue B49, B50).
   provider.Client.prototype.compareClientSecret = async function compareClientSecret(
     this: { clientSecret?: string },

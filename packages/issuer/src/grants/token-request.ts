@@ -36,6 +36,13 @@ export interface TokenRequestRead {
 /** The read-ahead of each request, for the client it was read for. */
 const ahead = new WeakMap<object, { readonly clientId: string; readonly read: TokenRequestRead }>();
 
+/** Whether `ctx` is a token request that reads ahead: client credentials or token exchange. */
+function readsAhead(ctx: KoaContextWithOIDC): boolean {
+  if (ctx.oidc?.route !== 'token') return false;
+  const grant = ctx.oidc.params?.grant_type;
+  return grant === 'client_credentials' || grant === TOKEN_EXCHANGE_GRANT_TYPE;
+}
+
 /**
  * What a token request of `clientId` reads: for client credentials the client, the resource and the
  * client's role scopes; for a token exchange also the failure window of the client at its address,
@@ -52,12 +59,11 @@ export function tokenRequestQuery(
   clientId: string,
   now: number,
 ): TokenRequestQuery | undefined {
-  if (ctx.oidc.route !== 'token') return undefined;
+  if (!readsAhead(ctx)) return undefined;
   const params = ctx.oidc.params ?? {};
   const indicator = typeof params.resource === 'string' ? params.resource : undefined;
   if (params.grant_type === 'client_credentials')
     return { now, applicationId: clientId, indicator, scopesOf: 'application' };
-  if (params.grant_type !== TOKEN_EXCHANGE_GRANT_TYPE) return undefined;
   const value = typeof params.subject_token === 'string' ? params.subject_token : undefined;
   const digest = value === undefined ? undefined : hashSecret(value);
   return {
@@ -83,11 +89,42 @@ export function tokenRequestQuery(
  */
 export async function findApplication(store: Store, id: string): Promise<ApplicationRecord | undefined> {
   const ctx = Provider.ctx;
-  const query = ctx === undefined || ahead.has(ctx) ? undefined : tokenRequestQuery(ctx, id, epoch());
+  const found = ctx === undefined ? undefined : ahead.get(ctx);
+  // The same request looking the same client up again: what it read.
+  if (found?.clientId === id) return found.read.records.application;
+  const query = ctx === undefined || found !== undefined ? undefined : tokenRequestQuery(ctx, id, epoch());
   if (ctx === undefined || query === undefined) return store.applications.get(id);
   const records = await store.tokenRequests.read(query);
   ahead.set(ctx, { clientId: id, read: { query, records } });
   return records.application;
+}
+
+/**
+ * oidc-provider's `Client.find`, reusing the `Client` it built for an application record as long as
+ * the token requests' reads return that same record (they are kept per instance until the
+ * configuration changes: `storage/sql/token-request-cache.ts`). oidc-provider would otherwise build
+ * the client's metadata, serialise it and hash it on every request to find its own cached instance.
+ * Only client-credentials and token-exchange requests take this path; every other lookup is
+ * oidc-provider's own.
+ *
+ * @example
+ * ```ts
+ * reuseTokenClients(provider, store);
+ * ```
+ */
+export function reuseTokenClients(provider: Provider, store: Store): void {
+  const clients = new WeakMap<ApplicationRecord, object>();
+  const find = provider.Client.find.bind(provider.Client);
+  provider.Client.find = (async (id: string) => {
+    const ctx = Provider.ctx;
+    if (typeof id !== 'string' || ctx === undefined || !readsAhead(ctx)) return find(id);
+    const application = await findApplication(store, id);
+    const known = application === undefined ? undefined : clients.get(application);
+    if (known !== undefined) return known;
+    const client = await find(id);
+    if (application !== undefined && client !== undefined) clients.set(application, client);
+    return client;
+  }) as typeof provider.Client.find;
 }
 
 /**
