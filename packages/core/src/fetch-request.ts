@@ -48,6 +48,9 @@ export function isFetchRequest(value: unknown): value is Request {
 }
 
 /** `, ` followed by an auth scheme (RFC 9110 §11.1 token) and a space: where a second header line began. */
+/** The header fields core reads from a request (lower case), besides a configured certificate header. */
+const READ = Object.freeze(['authorization', 'dpop', 'content-type']);
+
 const NEXT_CREDENTIAL = /,[ \t]*(?=[!#$%&'*+.^_`|~0-9A-Za-z-]+ )/;
 
 /** Validated `origin` values, so a per-call option is parsed once. */
@@ -129,6 +132,8 @@ class FetchRequestView implements RequestLike {
 
 /**
  * The {@link RequestLike} of a WHATWG request: synchronous, or a promise when a form body is read.
+ * Its headers are the ones core reads (`Authorization`, `DPoP`, `Content-Type`, and the client
+ * certificate header when `mtls.certificateHeader` names one).
  *
  * @example
  * ```ts
@@ -138,12 +143,15 @@ class FetchRequestView implements RequestLike {
 export function toRequestLike(
   request: Request,
   options: FetchRequestOptions = {},
+  certificateHeader?: string,
 ): RequestLike | Promise<RequestLike> {
   const base = checkedOrigin(options.origin);
+  // Only the fields core reads (copying every header costs more than verifying a cached token).
   const headers: Record<string, string | string[]> = {};
-  request.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
+  for (const name of certificateHeader === undefined ? READ : [...READ, certificateHeader]) {
+    const value = request.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
   const authorization = headers.authorization;
   if (typeof authorization === 'string' && NEXT_CREDENTIAL.test(authorization))
     headers.authorization = authorization.split(NEXT_CREDENTIAL);

@@ -346,7 +346,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
     call: AuthenticateOptions = {},
   ): Maybe<AuthInfo | undefined> {
     if (!isFetchRequest(request)) return authenticateLike(request, call);
-    const like = toRequestLike(request, call);
+    const like = toRequestLike(request, call, resolved.mtls.certificateHeader);
     return like instanceof Promise
       ? like.then((r) => authenticateLike(r, call))
       : authenticateLike(like, call);
