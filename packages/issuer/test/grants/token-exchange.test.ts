@@ -132,14 +132,18 @@ describe.each(DRIVERS)('%s', (driver) => {
     });
 
     it('B3: a subject token is good until its TTL and refused at TTL + 1 s', async () => {
+      // Clock readings around the mints, so that neither side depends on where a second boundary falls
+      // (lifetimes are whole seconds): `early` is younger than 599 s at before + 599 s, `late` at least
+      // 601 s old at after + 601 s.
+      const before = Date.now();
       const early = await mint();
       const late = await mint();
-      const now = Date.now();
+      const after = Date.now();
       const clock = vi.spyOn(Date, 'now');
       try {
-        clock.mockReturnValue(now + 599_000);
+        clock.mockReturnValue(before + 599_000);
         expect((await exchange(t, { ...subject(early), resource: ORDERS })).status).toBe(200);
-        clock.mockReturnValue(now + 601_000);
+        clock.mockReturnValue(after + 601_000);
         refused(await exchange(t, { ...subject(late), resource: ORDERS }), 'has expired');
       } finally {
         clock.mockRestore();
