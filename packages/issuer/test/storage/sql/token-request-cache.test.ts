@@ -253,3 +253,55 @@ describe.each(DRIVERS)('%s: kept token-request reads see every change', (driver:
     });
   });
 });
+
+describe('postgres: kept reads and the notification connection', () => {
+  const opened: Store[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((store) => store.close()));
+  });
+
+  it('while the notification connection is down, nothing is kept: a change then is seen at once', async () => {
+    const url = await freshPostgresUrl();
+    const store = openStore(url);
+    opened.push(store);
+    await store.migrate();
+    await store.resources.create(
+      { id: 'res_o', name: 'Orders', indicator: INDICATOR, accessTokenTtl: 60 },
+      1,
+    );
+    await store.resources.createScope({ id: 'scp_r', resourceId: 'res_o', name: 'read' }, 1);
+    await store.roles.create({ id: 'rol_m', name: 'service', type: 'MachineToMachine' }, 1);
+    await store.roles.addScopes('rol_m', ['scp_r']);
+    await store.applications.create(
+      {
+        id: 'app_m',
+        name: 'M',
+        type: 'MachineToMachine',
+        secretHash: null,
+        tokenEndpointAuthMethod: 'client_secret_basic',
+      },
+      1,
+    );
+    await store.roles.assign({ applicationId: 'app_m' }, ['rol_m']);
+    const granted = async () => (await store.tokenRequests.read(cc())).grantedScopes;
+    // The first read opens the notification connection; once it is live, reads are kept.
+    expect(await granted()).toEqual(['read']);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await granted()).toEqual(['read']);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      // The server drops the LISTEN connection; changes made before it is back are not announced.
+      const killed = await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'gatehouse-issuer-notify'",
+      );
+      expect(killed.rowCount).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await admin.query("DELETE FROM role_scopes WHERE role_id = 'rol_m'");
+    } finally {
+      await admin.end();
+    }
+    // Well before the reconnection (250 ms later): read from the database, not from what was kept.
+    expect(await granted()).toEqual([]);
+  });
+});
