@@ -68,10 +68,13 @@ function checkedOrigin(origin: unknown): string | undefined {
   return valid;
 }
 
-function isForm(request: Request): boolean {
+/** Whether `request` carries a form body (`type`: its `Content-Type`, as already read). */
+function isForm(request: Request, type: string | string[] | undefined): boolean {
   if (request.method === 'GET' || request.method === 'HEAD' || request.body === null) return false;
-  const type = request.headers.get('content-type');
-  return type?.split(';')[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded';
+  return (
+    typeof type === 'string' &&
+    type.split(';')[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded'
+  );
 }
 
 /**
@@ -155,7 +158,8 @@ export function toRequestLike(
   const authorization = headers.authorization;
   if (typeof authorization === 'string' && NEXT_CREDENTIAL.test(authorization))
     headers.authorization = authorization.split(NEXT_CREDENTIAL);
-  if (!isForm(request)) return new FetchRequestView(request, headers, base, options.clientCertificate);
+  if (!isForm(request, headers['content-type']))
+    return new FetchRequestView(request, headers, base, options.clientCertificate);
   return request
     .clone()
     .text()
