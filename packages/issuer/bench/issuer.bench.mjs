@@ -22,6 +22,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { load, rotated } from './load.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -57,31 +58,9 @@ async function startTarget(mode) {
   };
 }
 
-/**
- * Run `request` with CONCURRENCY in flight for `ms`; every response must pass. Resolves to the
- * requests done and the seconds taken.
- */
-async function run(ms, request) {
-  let done = 0;
-  let failed = 0;
-  const end = performance.now() + ms;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < end) {
-        const ok = await request();
-        if (ok) done++;
-        else failed++;
-      }
-    }),
-  );
-  if (failed > 0) throw new Error(`${failed} failed requests`);
-  return { done, seconds: (performance.now() - started) / 1000 };
-}
-
 /** Requests/s of `request` over `ms`. */
-const load = async (ms, request) => {
-  const { done, seconds } = await run(ms, request);
+const rate = async (ms, request) => {
+  const { done, seconds } = await load(ms, request, CONCURRENCY);
   return done / seconds;
 };
 
@@ -90,9 +69,8 @@ async function interleaved(requests, round) {
   const names = Object.keys(requests);
   const totals = Object.fromEntries(names.map((name) => [name, { done: 0, seconds: 0 }]));
   for (let slice = 0; slice < SLICES; slice++)
-    for (let i = 0; i < names.length; i++) {
-      const name = names[(i + slice + round) % names.length];
-      const { done, seconds } = await run(DURATION / SLICES, requests[name]);
+    for (const name of rotated(names, slice + round)) {
+      const { done, seconds } = await load(DURATION / SLICES, requests[name], CONCURRENCY);
       totals[name].done += done;
       totals[name].seconds += seconds;
     }
@@ -140,12 +118,12 @@ for (let round = 0; round < ROUNDS; round++) {
     const requests = Object.fromEntries(
       Object.entries(targets).map(([mode, target]) => [mode, tokenRequest(target)]),
     );
-    for (const request of Object.values(requests)) await load(WARMUP, request);
+    for (const request of Object.values(requests)) await rate(WARMUP, request);
     const result = await interleaved(requests, round);
     const gatehouse = targets.gatehouse;
-    await load(WARMUP, apiRead(gatehouse, '/users?pageSize=20'));
-    result.managementList = await load(DURATION / 2, apiRead(gatehouse, '/users?pageSize=20'));
-    result.managementGet = await load(DURATION / 2, apiRead(gatehouse, `/users/${gatehouse.userId}`));
+    await rate(WARMUP, apiRead(gatehouse, '/users?pageSize=20'));
+    result.managementList = await rate(DURATION / 2, apiRead(gatehouse, '/users?pageSize=20'));
+    result.managementGet = await rate(DURATION / 2, apiRead(gatehouse, `/users/${gatehouse.userId}`));
     result.ratio = result.gatehouse / result.baseline;
     rounds.push(result);
     process.stderr.write(

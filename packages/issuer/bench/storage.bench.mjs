@@ -34,6 +34,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
+import { load, rotated } from './load.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -124,30 +125,6 @@ async function startSetup(setup) {
 
 const basic = (id, secret) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
-
-/**
- * Run `request(i)` with CONCURRENCY in flight for `ms` or until it returns undefined; resolves to the
- * requests done and the seconds taken.
- */
-async function load(ms, request) {
-  let done = 0;
-  let failed = 0;
-  let n = 0;
-  const end = performance.now() + ms;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < end) {
-        const ok = await request(n++);
-        if (ok === undefined) return;
-        if (ok) done++;
-        else failed++;
-      }
-    }),
-  );
-  if (failed > 0) throw new Error(`${failed} failed requests`);
-  return { done, seconds: (performance.now() - started) / 1000 };
-}
 
 const clientCredentials = (instances) => {
   const body = new URLSearchParams({
@@ -278,10 +255,11 @@ function total(slices) {
 async function interleaved(running, round, requestOf) {
   const slices = Object.fromEntries(SETUPS.map((setup) => [setup, []]));
   for (let slice = 0; slice < SLICES; slice++)
-    for (let i = 0; i < SETUPS.length; i++) {
-      const setup = SETUPS[(i + slice + round) % SETUPS.length];
+    for (const setup of rotated(SETUPS, slice + round)) {
       const { database } = running[setup];
-      slices[setup].push(await observe(database, () => load(DURATION / SLICES, requestOf(setup))));
+      slices[setup].push(
+        await observe(database, () => load(DURATION / SLICES, requestOf(setup), CONCURRENCY)),
+      );
     }
   return Object.fromEntries(SETUPS.map((setup) => [setup, total(slices[setup])]));
 }
@@ -328,7 +306,7 @@ for (let round = 0; round < ROUNDS; round++) {
     const cc = Object.fromEntries(
       SETUPS.map((setup) => [setup, clientCredentials(running[setup].instances)]),
     );
-    for (const setup of SETUPS) await load(WARMUP, cc[setup]);
+    for (const setup of SETUPS) await load(WARMUP, cc[setup], CONCURRENCY);
     const credentials = await interleaved(running, round, (setup) => cc[setup]);
     // Enough single-use subject tokens for the warm-up and the measurement, with margin.
     const tokens = {};
@@ -340,7 +318,7 @@ for (let round = 0; round < ROUNDS; round++) {
     const te = Object.fromEntries(
       SETUPS.map((setup) => [setup, tokenExchange(running[setup].instances, tokens[setup])]),
     );
-    for (const setup of SETUPS) await load(WARMUP, te[setup]);
+    for (const setup of SETUPS) await load(WARMUP, te[setup], CONCURRENCY);
     const exchange = await interleaved(running, round, (setup) => te[setup]);
     for (const setup of SETUPS)
       result[setup] = {
