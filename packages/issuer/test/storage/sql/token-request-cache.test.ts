@@ -30,6 +30,30 @@ const cc = (applicationId = 'app_m'): TokenRequestQuery => ({
   scopesOf: 'application',
 });
 
+/**
+ * Migrate `store` and give it an M2M application whose role grants `read` of the Orders resource (the
+ * resource also has `write`, granted by no one).
+ */
+async function seedWorld(store: Store): Promise<void> {
+  await store.migrate();
+  await store.resources.create({ id: 'res_o', name: 'Orders', indicator: INDICATOR, accessTokenTtl: 60 }, 1);
+  await store.resources.createScope({ id: 'scp_r', resourceId: 'res_o', name: 'read' }, 1);
+  await store.resources.createScope({ id: 'scp_w', resourceId: 'res_o', name: 'write' }, 1);
+  await store.roles.create({ id: 'rol_m', name: 'service', type: 'MachineToMachine' }, 1);
+  await store.roles.addScopes('rol_m', ['scp_r']);
+  await store.applications.create(
+    {
+      id: 'app_m',
+      name: 'M',
+      type: 'MachineToMachine',
+      secretHash: null,
+      tokenEndpointAuthMethod: 'client_secret_basic',
+    },
+    1,
+  );
+  await store.roles.assign({ applicationId: 'app_m' }, ['rol_m']);
+}
+
 describe('cachedTokenRequests', () => {
   const empty: TokenRequestRecords = {
     application: undefined,
@@ -169,26 +193,7 @@ describe.each(DRIVERS)('%s: kept token-request reads see every change', (driver:
 
   async function seeded(database: string): Promise<Store> {
     const store = open(database);
-    await store.migrate();
-    await store.resources.create(
-      { id: 'res_o', name: 'Orders', indicator: INDICATOR, accessTokenTtl: 60 },
-      1,
-    );
-    await store.resources.createScope({ id: 'scp_r', resourceId: 'res_o', name: 'read' }, 1);
-    await store.resources.createScope({ id: 'scp_w', resourceId: 'res_o', name: 'write' }, 1);
-    await store.roles.create({ id: 'rol_m', name: 'service', type: 'MachineToMachine' }, 1);
-    await store.roles.addScopes('rol_m', ['scp_r']);
-    await store.applications.create(
-      {
-        id: 'app_m',
-        name: 'M',
-        type: 'MachineToMachine',
-        secretHash: null,
-        tokenEndpointAuthMethod: 'client_secret_basic',
-      },
-      1,
-    );
-    await store.roles.assign({ applicationId: 'app_m' }, ['rol_m']);
+    await seedWorld(store);
     return store;
   }
   /** Read until the kept read is in use (PostgreSQL: once the notification connection is live). */
@@ -264,25 +269,7 @@ describe('postgres: kept reads and the notification connection', () => {
     const url = await freshPostgresUrl();
     const store = openStore(url);
     opened.push(store);
-    await store.migrate();
-    await store.resources.create(
-      { id: 'res_o', name: 'Orders', indicator: INDICATOR, accessTokenTtl: 60 },
-      1,
-    );
-    await store.resources.createScope({ id: 'scp_r', resourceId: 'res_o', name: 'read' }, 1);
-    await store.roles.create({ id: 'rol_m', name: 'service', type: 'MachineToMachine' }, 1);
-    await store.roles.addScopes('rol_m', ['scp_r']);
-    await store.applications.create(
-      {
-        id: 'app_m',
-        name: 'M',
-        type: 'MachineToMachine',
-        secretHash: null,
-        tokenEndpointAuthMethod: 'client_secret_basic',
-      },
-      1,
-    );
-    await store.roles.assign({ applicationId: 'app_m' }, ['rol_m']);
+    await seedWorld(store);
     const granted = async () => (await store.tokenRequests.read(cc())).grantedScopes;
     // The first read opens the notification connection; once it is live, reads are kept.
     expect(await granted()).toEqual(['read']);
