@@ -27,6 +27,11 @@ const DPOP_SCHEME = /^dpop(?![!#$%&'*+.^_`|~0-9A-Za-z-])/i;
 export interface Credentials {
   readonly scheme: 'bearer' | 'dpop';
   readonly token: string;
+  /**
+   * Set when the b64token syntax of `token` is still to be checked (see {@link findCredentials}): the
+   * caller checks it with {@link checkTokenSyntax} unless the token is one it already verified.
+   */
+  readonly unchecked?: true;
 }
 
 /** Options of {@link extractBearerToken}. */
@@ -82,19 +87,21 @@ function bodyToken(req: RequestLike): unknown {
  * ```
  */
 export function extractBearerToken(req: RequestLike, options: ExtractOptions = {}): string | undefined {
-  return findCredentials(req, options, undefined, false)?.token;
+  return findCredentials(req, options, false, false)?.token;
 }
 
 /**
- * {@link extractBearerToken} with the `DPoP` scheme when `dpop` is set, and a way to skip the b64token
- * syntax scan for a token already known to be valid (`isKnown`): the verifier passes its result cache,
- * since a verified compact JWS only holds base64url characters and dots, a subset of b64token. Not
- * exported from the package.
+ * {@link extractBearerToken} with the `DPoP` scheme when `dpop` is set, and a way to leave the
+ * b64token syntax of an `Authorization` credential to the caller (`deferSyntax`): the verifier skips
+ * the scan for a token in its result cache, since a verified compact JWS only holds base64url
+ * characters and dots, a subset of b64token, and checks any other with {@link checkTokenSyntax}
+ * before verifying it. Only the common case is deferred — a header credential and no other source —
+ * so errors come in the same order either way. Not exported from the package.
  */
 export function findCredentials(
   req: RequestLike,
   options: ExtractOptions,
-  isKnown: ((token: string) => boolean) | undefined,
+  deferSyntax: boolean,
   dpop: boolean,
 ): Credentials | undefined {
   const context = options.context;
@@ -119,9 +126,7 @@ export function findCredentials(
       if (value.charCodeAt(length) !== 0x20) throw badRequest('bad_syntax');
       let at = length + 1;
       while (value.charCodeAt(at) === 0x20) at++;
-      const credentials = value.slice(at);
-      if (!(isKnown?.(credentials) === true || B64TOKEN.test(credentials))) throw badRequest('bad_syntax');
-      fromHeader = credentials;
+      fromHeader = value.slice(at);
       if (length === 4) scheme = 'dpop';
     }
   }
@@ -135,6 +140,11 @@ export function findCredentials(
       inBody = bodyToken(req);
   }
 
+  if (inQuery === undefined && inBody === undefined) {
+    if (fromHeader === undefined) return undefined;
+    if (deferSyntax) return { scheme, token: fromHeader, unchecked: true };
+  }
+  if (fromHeader !== undefined && !B64TOKEN.test(fromHeader)) throw badRequest('bad_syntax');
   const found = fromHeader === undefined ? undefined : { scheme, token: fromHeader };
   if (inQuery === undefined && inBody === undefined) return found;
   const sources = (fromHeader !== undefined ? 1 : 0) + (present(inQuery) ? 1 : 0) + (present(inBody) ? 1 : 0);
@@ -151,4 +161,12 @@ export function findCredentials(
   if (candidate === undefined) return undefined;
   if (typeof candidate !== 'string' || !B64TOKEN.test(candidate)) throw badRequest('bad_syntax');
   return { scheme: 'bearer', token: candidate };
+}
+
+/**
+ * Throw `invalid_request` (`bad_syntax`) unless `token` is a b64token (RFC 6750 §2.1): the check
+ * {@link findCredentials} leaves to its caller with `deferSyntax`. Not exported from the package.
+ */
+export function checkTokenSyntax(token: string, context: ErrorContext | undefined): void {
+  if (!B64TOKEN.test(token)) throw new InvalidRequestError('bad_syntax', context);
 }

@@ -54,11 +54,6 @@ export class ResultCache {
     return entry.info;
   }
 
-  /** Whether `token` is held (valid or not yet evicted); used to skip re-checking its syntax. */
-  has(token: string): boolean {
-    return this.#lru.peek(keyOf(token))?.token === token;
-  }
-
   set(token: string, info: AuthInfo, validUntil: number, now: number): void {
     const until = Math.min(validUntil, now + this.#maxAge);
     if (until > now) this.#lru.set(keyOf(token), { token, info, validUntil: until });

@@ -52,10 +52,13 @@ export function hasScopes(
   required: readonly string[],
   mode: ScopeMode = 'all',
 ): boolean {
-  if (required.length === 0) return true;
-  return mode === 'any'
-    ? required.some((s) => granted.includes(s))
-    : required.every((s) => granted.includes(s));
+  // Plain loops: this runs on every request, a callback per scope would be a closure per call.
+  if (mode === 'any') {
+    for (const scope of required) if (granted.includes(scope)) return true;
+    return required.length === 0;
+  }
+  for (const scope of required) if (!granted.includes(scope)) return false;
+  return true;
 }
 
 /**

@@ -19,7 +19,7 @@
  */
 
 import { createAuthInfo } from './auth-info.js';
-import { findCredentials } from './bearer.js';
+import { checkTokenSyntax, findCredentials } from './bearer.js';
 import { ResultCache } from './cache.js';
 import { checkClaims, checkType } from './claims.js';
 import { readProof } from './dpop-proof.js';
@@ -257,10 +257,14 @@ export function createVerifier(options: VerifierOptions): Verifier {
     return info;
   }
 
-  /** Steps 1–5, from the result cache when possible. */
-  function verified(token: string, now: number): AuthInfo | Promise<AuthInfo> {
+  /**
+   * Steps 1–5, from the result cache when possible. `unchecked`: the token's b64token syntax is still to
+   * be checked, which a cached token needs not (a verified compact JWS is base64url and dots).
+   */
+  function verified(token: string, now: number, unchecked = false): AuthInfo | Promise<AuthInfo> {
     const hit = cache !== undefined && typeof token === 'string' ? cache.get(token, now) : undefined;
     if (hit !== undefined) return confirmed(hit, token, now);
+    if (unchecked) checkTokenSyntax(token, context);
     if (introspector?.handles(token)) return introspector.verify(token, now);
     const local = verifyToken(token);
     return local instanceof Promise
@@ -325,8 +329,6 @@ export function createVerifier(options: VerifierOptions): Verifier {
       ? new InvalidTokenError(error.reason, dpopContext, error.claim)
       : error;
 
-  const isKnown = cache === undefined ? undefined : (token: string) => cache.has(token);
-
   // Not `async`, like verify(): a cached token with an in-memory replay store settles with one promise.
   function authenticate(
     request: RequestLike | Request,
@@ -355,7 +357,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
   function authenticateLike(request: RequestLike, call: AuthenticateOptions): Maybe<AuthInfo | undefined> {
     let scheme: 'bearer' | 'dpop' = 'bearer';
     try {
-      const found = findCredentials(request, tokenSources, isKnown, acceptsDpop);
+      const found = findCredentials(request, tokenSources, true, acceptsDpop);
       if (found === undefined) {
         if (call.optional === true) return undefined;
         throw new MissingTokenError(context);
@@ -368,7 +370,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
         const pending = binding.check(info, scheme, proof, request, now);
         return pending === undefined ? check(info, call) : pending.then(() => check(info, call));
       };
-      const result = verified(found.token, now);
+      const result = verified(found.token, now, found.unchecked === true);
       const settled = result instanceof Promise ? result.then(bound) : bound(result);
       if (!(settled instanceof Promise)) return settled;
       return scheme === 'dpop' ? settled.catch((error: unknown) => Promise.reject(inDpop(error))) : settled;

@@ -62,6 +62,30 @@ describe('verifier.authenticateNow', () => {
       await expect(verifier.authenticateNow(bearer(expired))).rejects.toMatchObject({ reason: 'expired' });
   });
 
+  it('checks the b64token syntax of any token not verified before, in the order of the checks', async () => {
+    for (const cache of [{}, false] as const) {
+      const verifier = make({ cache, tokenSources: { query: true } });
+      await verifier.warmUp();
+      const token = signToken(key, claims());
+      await verifier.authenticate(bearer(token));
+      const bad = `${token}\u0001`;
+      const cases: [RequestLike, string][] = [
+        [bearer(bad), 'bad_syntax'],
+        [bearer(`${token.slice(0, -2)} x`), 'bad_syntax'],
+        // A bad header credential beside another source: its syntax first, as without a cache.
+        [{ ...bearer('a b'), query: { access_token: token } }, 'bad_syntax'],
+        [{ ...bearer(token), query: { access_token: token } }, 'multiple_tokens'],
+      ];
+      for (const [request, reason] of cases) {
+        expect(() => verifier.authenticateNow(request)).toThrow(expect.objectContaining({ reason }));
+        await expect(verifier.authenticate(request)).rejects.toMatchObject({ reason, status: 400 });
+      }
+      // The token verified before still answers (from the cache when there is one, then at once).
+      expect(await verifier.authenticate(bearer(token))).toMatchObject({ subject: 'user-42' });
+      if (cache !== false) expect(verifier.authenticateNow(bearer(token))).not.toBeInstanceOf(Promise);
+    }
+  });
+
   it('lets an anonymous request through in optional mode', () => {
     expect(make().authenticateNow({ headers: {} }, { optional: true })).toBeUndefined();
   });
