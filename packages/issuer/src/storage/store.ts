@@ -382,6 +382,11 @@ export interface TokenRequestQuery {
   /** A resource indicator: the resource, and the scopes of it that the roles of `scopesOf` grant. */
   readonly indicator?: string | undefined;
   /**
+   * A resource by id, when `indicator` is not given: only the scopes of it that the roles of
+   * `scopesOf` grant (the resource itself is not read; its caller has it).
+   */
+  readonly resourceId?: string | undefined;
+  /**
    * Whose roles grant the scopes: the application (client credentials) or the user (the owner of the
    * subject token or personal access token, else `userId`). Unset: no scopes are read.
    */

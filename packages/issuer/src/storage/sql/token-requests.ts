@@ -1,10 +1,11 @@
 /**
  * One read for a token request: the client's application, the resource, the scopes of it that the
  * application's or the user's roles grant, the open failure window, the subject token or personal
- * access token presented and its user — a single `SELECT` of outer joins on a one-row base, with one
- * row per granted scope (everything else repeats). Only the parts a query asks for are joined and
- * selected, so the statement has a handful of shapes, each prepared once. On PostgreSQL that is one
- * round trip where these lookups took three (client credentials) to six (token exchange).
+ * access token presented and its user — a single `SELECT` of outer joins on a one-row base, returning
+ * one row; the granted scopes come as one space-separated value of a correlated subquery (scope tokens
+ * hold no space, RFC 6749 §3.3). Only the parts a query asks for are joined and selected, so the
+ * statement has a handful of shapes, each prepared once. On PostgreSQL that is one round trip where
+ * these lookups took three (client credentials) to six (token exchange).
  *
  * @module
  */
@@ -50,15 +51,28 @@ const NAMES: Record<Alias, ReadonlyArray<readonly [name: string, column: string]
   u: names('u'),
 };
 
+/**
+ * Whether `query` reads granted scopes, and of which resource: the one joined (`r`), the one given by
+ * id (`id`, a parameter of the select list), or none (`undefined`).
+ */
+function scopesOf(query: TokenRequestQuery, aliases: readonly Alias[]): 'r' | 'id' | undefined {
+  if (query.scopesOf === undefined || !aliases.includes(query.scopesOf === 'application' ? 'a' : 'u'))
+    return undefined;
+  if (aliases.includes('r')) return 'r';
+  return query.resourceId === undefined ? undefined : 'id';
+}
+
 /** The statement of each shape of query (which parts, whose scopes), built once. */
 const statements = new Map<string, string>();
 
 /**
  * The statement of `query`: only the parts it asks for are joined and selected. The user is the
- * owner of the token found, else `userId`; the scopes are joined when the holder and the resource are.
+ * owner of the token found, else `userId`; the scopes are read when the holder and the resource (joined,
+ * or given by id) are.
  */
 function statement(db: Executor, query: TokenRequestQuery, aliases: readonly Alias[]): string {
-  const shape = `${db.dialect.name} ${aliases.join('')} ${query.userId === undefined ? '' : 'id'} ${query.scopesOf}`;
+  const scoped = scopesOf(query, aliases);
+  const shape = `${db.dialect.name} ${aliases.join('')} ${query.userId === undefined ? '' : 'id'} ${query.scopesOf} ${scoped}`;
   let sql = statements.get(shape);
   if (sql !== undefined) return sql;
   const owners = [
@@ -72,22 +86,23 @@ function statement(db: Executor, query: TokenRequestQuery, aliases: readonly Ali
       : `${PARTS.u.join}${owners.length === 1 ? owners[0] : `coalesce(${owners.join(', ')})`}`,
   );
   const holder = query.scopesOf === 'application' ? 'a' : 'u';
-  const scoped = query.scopesOf !== undefined && aliases.includes('r') && aliases.includes(holder);
   const select = aliases.flatMap((alias) =>
     NAMES[alias].map(([name, column]) => `${alias}.${column} AS ${name}`),
   );
-  sql = `SELECT ${[...select, scoped ? 's.name AS granted' : 'NULL AS granted'].join(', ')}
-    FROM (SELECT 1 AS one) q ${joins.map((join) => `LEFT JOIN ${join}`).join(' ')}`;
-  if (scoped) {
-    // The resource's scopes (its (resource_id, name) index) that one of the holder's roles grants: a
-    // correlated EXISTS over the join tables' primary keys. A parenthesised join of the three tables
-    // made SQLite build an automatic index and a temporary table on every request.
+  if (scoped !== undefined) {
+    // The resource's scopes (its (resource_id, name) index) that one of the holder's roles grants, as
+    // one value: a correlated EXISTS over the join tables' primary keys. Joined as rows instead, the
+    // scopes made PostgreSQL's generic plan scan and hash the whole scopes table on every request, and
+    // a parenthesised join of the three tables made SQLite build an automatic index and a temporary
+    // table. `string_agg` is in both (SQLite ≥ 3.44; node:sqlite has shipped 3.46 or newer from the start).
     const [holders, column] =
       holder === 'a' ? ['application_roles', 'application_id'] : ['user_roles', 'user_id'];
-    sql += ` LEFT JOIN scopes s ON s.resource_id = r.id AND EXISTS (
+    select.push(`(SELECT string_agg(s.name, ' ') FROM scopes s WHERE s.resource_id = ${scoped === 'id' ? '?' : 'r.id'} AND EXISTS (
       SELECT 1 FROM ${holders} h JOIN role_scopes rs ON rs.role_id = h.role_id
-      WHERE h.${column} = ${holder}.id AND rs.scope_id = s.id)`;
-  }
+      WHERE h.${column} = ${holder}.id AND rs.scope_id = s.id)) AS granted`);
+  } else select.push('NULL AS granted');
+  sql = `SELECT ${select.join(', ')}
+    FROM (SELECT 1 AS one) q ${joins.map((join) => `LEFT JOIN ${join}`).join(' ')}`;
   statements.set(shape, sql);
   return sql;
 }
@@ -107,6 +122,8 @@ function partsOf(query: TokenRequestQuery): { aliases: Alias[]; params: unknown[
   if (query.personalAccessTokenHash !== undefined) add('p', lookup(query.personalAccessTokenHash));
   if (query.userId !== undefined) add('u', lookup(query.userId));
   else if (aliases.includes('t') || aliases.includes('p')) add('u');
+  // The select list's resource id comes before the joins' parameters.
+  if (scopesOf(query, aliases) === 'id') params.unshift(query.resourceId);
   return { aliases, params };
 }
 
@@ -134,13 +151,12 @@ export function tokenRequestStore(db: Executor): TokenRequestStore {
   return {
     read: async (query) => {
       const { aliases, params } = partsOf(query);
-      const rows = await db.many(statement(db, query, aliases), params);
-      const first = rows[0];
-      const granted = rows.flatMap((row) => (row.granted == null ? [] : [String(row.granted)]));
+      const first = await db.one(statement(db, query, aliases), params);
+      const granted = first?.granted == null ? [] : String(first.granted).split(' ');
       const records: TokenRequestRecords = {
         application: aliases.includes('a') ? found(first, 'a', toApplication) : undefined,
         resource: aliases.includes('r') ? found(first, 'r', toResource) : undefined,
-        grantedScopes: [...new Set(granted)].sort(), // scope tokens are ASCII (RFC 6749 3.3): code-unit order is byte order
+        grantedScopes: granted.sort(), // unique per resource; scope tokens are ASCII (RFC 6749 3.3): code-unit order is byte order
         failures: aliases.includes('f') ? found(first, 'f', toWindow) : undefined,
         subjectToken: aliases.includes('t') ? found(first, 't', toSubjectToken) : undefined,
         personalAccessToken: aliases.includes('p') ? found(first, 'p', toPersonalAccessToken) : undefined,

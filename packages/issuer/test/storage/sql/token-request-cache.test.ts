@@ -66,13 +66,24 @@ describe('cachedTokenRequests', () => {
   };
   /** An inner store that counts reads and answers `granted` as it is when asked. */
   function inner() {
-    const state = { reads: 0, granted: ['read'] as string[], during: undefined as (() => void) | undefined };
+    const state = {
+      reads: 0,
+      queries: [] as TokenRequestQuery[],
+      granted: ['read'] as string[],
+      during: undefined as (() => void) | undefined,
+    };
+    const resource = { id: 'res_o', name: 'Orders', indicator: INDICATOR } as TokenRequestRecords['resource'];
     const store: TokenRequestStore = {
-      read: async () => {
+      read: async (query) => {
         state.reads++;
+        state.queries.push(query);
         const granted = [...state.granted];
         state.during?.();
-        return { ...empty, grantedScopes: granted };
+        return {
+          ...empty,
+          resource: query.indicator === undefined ? undefined : resource,
+          grantedScopes: granted,
+        };
       },
     };
     return { state, store };
@@ -126,22 +137,40 @@ describe('cachedTokenRequests', () => {
     expect(state.reads).toBe(2);
   });
 
-  it('never keeps a read with a user, a token or a failure window in it', async () => {
+  it('reads the user, token and failure-window part of a read every time, taking its application and resource from the kept reads', async () => {
     const { state, store } = inner();
-    const { changes } = versions();
+    const { v, changes } = versions();
     const cached = cachedTokenRequests(store, changes);
     const queries: TokenRequestQuery[] = [
-      { ...cc(), failureKey: 'k' },
-      { ...cc(), subjectTokenHash: 'h' },
-      { ...cc(), personalAccessTokenHash: 'h' },
+      { ...cc(), subjectTokenHash: 'h', failureKey: 'k', scopesOf: 'user' },
+      { ...cc('app_p'), personalAccessTokenHash: 'h', scopesOf: 'user' },
       { now: 1, indicator: INDICATOR, userId: 'usr_a', scopesOf: 'user' },
-      { ...cc(), scopesOf: 'user' },
     ];
     for (const query of queries) {
+      state.queries.length = 0;
       await cached.read(query);
       await cached.read(query);
+      // The application and resource once, then the rest on each read, without them.
+      expect(state.queries).toHaveLength(3);
+      const [config, ...rest] = state.queries;
+      expect(config).toEqual({ now: 1, applicationId: query.applicationId, indicator: INDICATOR });
+      for (const read of rest) {
+        expect(read).toMatchObject({ applicationId: undefined, indicator: undefined, resourceId: 'res_o' });
+        expect([read.subjectTokenHash, read.personalAccessTokenHash, read.userId, read.failureKey]).toEqual([
+          query.subjectTokenHash,
+          query.personalAccessTokenHash,
+          query.userId,
+          query.failureKey,
+        ]);
+      }
     }
-    expect(state.reads).toBe(queries.length * 2);
+    // The application's scopes beside a user's parts, or while changes cannot be followed: read whole.
+    state.queries.length = 0;
+    await cached.read({ ...cc(), failureKey: 'k' });
+    await cached.read({ ...cc(), failureKey: 'k' });
+    v.current = undefined;
+    await cached.read(queries[0]!);
+    expect(state.queries).toEqual([{ ...cc(), failureKey: 'k' }, { ...cc(), failureKey: 'k' }, queries[0]]);
   });
 
   it('uses a kept read for at most maxAge, and keeps at most maxEntries', async () => {
@@ -229,6 +258,29 @@ describe.each(DRIVERS)('%s: kept token-request reads see every change', (driver:
     await vi.waitFor(async () => expect((await one.tokenRequests.read(cc())).application).toBeUndefined(), {
       timeout: 2_000 + DEFAULTS.tokenRequestCache.otherProcessCheckInterval,
     });
+  });
+
+  it("a user's scopes are read fresh while the application and resource are kept", async () => {
+    const store = await seeded(await database());
+    await store.users.create({ id: 'usr_a', username: 'alice' }, 1);
+    await store.roles.create({ id: 'rol_u', name: 'reader', type: 'User' }, 1);
+    await store.roles.addScopes('rol_u', ['scp_r']);
+    const query: TokenRequestQuery = { now: 1, indicator: INDICATOR, userId: 'usr_a', scopesOf: 'user' };
+    const read = () => store.tokenRequests.read(query);
+    expect((await read()).grantedScopes).toEqual([]);
+    await store.roles.assign({ userId: 'usr_a' }, ['rol_u']);
+    expect(await read()).toMatchObject({
+      grantedScopes: ['read'],
+      resource: { id: 'res_o' },
+      user: { id: 'usr_a' },
+    });
+    await store.roles.addScopes('rol_u', ['scp_w']);
+    expect((await read()).grantedScopes).toEqual(['read', 'write']);
+    // The same records as one whole read of both parts.
+    const whole = await store.tokenRequests.read({ ...query, applicationId: 'app_m', failureKey: 'k' });
+    expect(whole).toMatchObject({ grantedScopes: ['read', 'write'], application: { id: 'app_m' } });
+    await store.resources.delete('res_o');
+    expect(await read()).toMatchObject({ grantedScopes: [], resource: undefined, user: { id: 'usr_a' } });
   });
 
   it("an operator's plain SQL is seen", async () => {
