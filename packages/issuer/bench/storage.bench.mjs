@@ -13,6 +13,12 @@
  *   client credentials   POST /oidc/token grant_type=client_credentials (RS256 JWT for a resource);
  *   token exchange       POST /oidc/token RFC 8693 with a single-use subject token per request
  *                        (minted beforehand through the Management API, not timed).
+ * Placement: the issuer processes run on core 0 and this process (the load generator) on core 1,
+ * with taskset, as issuer.bench.mjs places its targets; the PostgreSQL server runs wherever the
+ * scheduler puts it. An issuer so has one core in every setup: on SQLite its database work runs on
+ * that core, on PostgreSQL in the server's processes — as in a deployment where the database has a
+ * host of its own. BENCH_PIN=0 runs everything unpinned on the machine's cores (issuer, database
+ * and load generator sharing them, as on one small box) and writes storage-shared.json instead.
  * Ratios are against sqlite, paired per round. For PostgreSQL the database itself is observed while
  * the load runs: its client connections (pg_stat_activity, the highest sample), the round trip of
  * `SELECT 1` from this process (median and p95), and with pg_stat_statements (loaded in the throwaway
@@ -23,10 +29,12 @@
  *
  * Run: pnpm --filter @gatehouse/issuer build && node packages/issuer/bench/storage.bench.mjs
  * Env: BENCH_ROUNDS (3), BENCH_DURATION (6 s measured per setup, workload and round, in slices),
- * BENCH_SLICES (6), BENCH_WARMUP (1 s), BENCH_CONCURRENCY (8).
- * Prints a Markdown table and writes packages/issuer/bench/results/storage.json.
+ * BENCH_SLICES (6), BENCH_WARMUP (1 s), BENCH_CONCURRENCY (8), BENCH_PIN (1), BENCH_SETUPS (all, e.g.
+ * "sqlite,pg"; sqlite first).
+ * Prints a Markdown table and writes packages/issuer/bench/results/storage.json (storage-shared.json
+ * with BENCH_PIN=0).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
@@ -42,7 +50,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 6) * 1000;
 const SLICES = Number(process.env.BENCH_SLICES ?? 6);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1) * 1000;
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-const SETUPS = ['sqlite', 'pg', 'pg×2'];
+const SETUPS = process.env.BENCH_SETUPS?.split(',') ?? ['sqlite', 'pg', 'pg×2'];
 const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ACCESS_TOKEN = 'urn:ietf:params:oauth:token-type:access_token';
 
@@ -62,6 +70,11 @@ if (serverUrl === undefined) {
   serverVersion = cluster.version;
 }
 process.on('exit', () => cluster?.stop());
+const pin =
+  process.env.BENCH_PIN !== '0' && spawnSync('taskset', ['--version']).status === 0 && cpus().length >= 2;
+// This process, every thread (the load and the database sampler), on core 1; the issuers on core 0.
+// After the cluster started: its server is not pinned.
+if (pin) spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
 
 const withDatabase = (url, database) => {
   const parsed = new URL(url);
@@ -87,7 +100,10 @@ async function freshDatabase() {
 }
 
 async function startTarget(env) {
-  const child = spawn(process.execPath, [join(here, 'server.mjs'), 'gatehouse'], {
+  const [command, args] = pin
+    ? ['taskset', ['-c', '0', process.execPath, join(here, 'server.mjs'), 'gatehouse']]
+    : [process.execPath, [join(here, 'server.mjs'), 'gatehouse']];
+  const child = spawn(command, args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -382,11 +398,15 @@ const summary = {
   slices: SLICES,
   concurrency: CONCURRENCY,
   poolSize: 10,
+  pinned: pin,
   setups: Object.fromEntries(SETUPS.map((setup) => [setup, summarize(setup)])),
   rawRounds: rounds,
 };
 mkdirSync(join(here, 'results'), { recursive: true });
-writeFileSync(join(here, 'results', 'storage.json'), `${JSON.stringify(summary, null, 2)}\n`);
+writeFileSync(
+  join(here, 'results', pin ? 'storage.json' : 'storage-shared.json'),
+  `${JSON.stringify(summary, null, 2)}\n`,
+);
 
 const f = (n) => n.toFixed(0);
 const r = (n) => `${n.toFixed(2)}x`;

@@ -139,10 +139,11 @@ describe('docs/deployment.md', () => {
     expect(deployment).toContain(`"current":"${MIGRATIONS.at(-1)!.version}"`);
   });
 
-  it('shows the numbers of bench/results/storage.json', () => {
-    const results = JSON.parse(
-      readFileSync(join(import.meta.dirname, '../bench/results/storage.json'), 'utf8'),
-    ) as {
+  it.each([
+    ['storage.json', '<!-- bench/results/storage.json -->'],
+    ['storage-shared.json', '<!-- bench/results/storage-shared.json -->'],
+  ])('shows the numbers of bench/results/%s', (file, marker) => {
+    const results = JSON.parse(readFileSync(join(import.meta.dirname, '../bench/results', file), 'utf8')) as {
       setups: Record<
         string,
         {
@@ -158,9 +159,11 @@ describe('docs/deployment.md', () => {
       pg: '1 instance, PostgreSQL',
       'pg×2': '2 instances, PostgreSQL',
     };
+    expect(deployment).toContain(marker);
+    const table = deployment.slice(deployment.indexOf(marker));
     for (const [setup, name] of Object.entries(label)) {
       const s = results.setups[setup]!;
-      const row = deployment
+      const row = table
         .split('\n')
         .find((line) => line.startsWith(`| ${name} `) && line.includes('tokens/s'));
       expect(row, name).toBeDefined();
