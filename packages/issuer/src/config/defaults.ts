@@ -253,9 +253,13 @@ export const DEFAULTS = Object.freeze({
     /** Milliseconds an unused pooled connection stays open (30 s). */
     idleTimeout: 30_000,
   }),
-  /** Fixed limits of the PostgreSQL driver (not settings). */
+  /**
+   * Fixed limits of the kept token-request reads (not settings): the application, resource and
+   * granted scopes of client-credentials requests, and the application and resource of other token
+   * requests (`storage/sql/token-request-cache.ts`).
+   */
   tokenRequestCache: Object.freeze({
-    /** Client-credentials reads (application, resource, granted scopes) each instance keeps in memory. */
+    /** Reads each instance keeps in memory. */
     maxEntries: 1_000,
     /**
      * Longest time in milliseconds a kept read is used, even with no change seen (a safety net: any
@@ -269,6 +273,7 @@ export const DEFAULTS = Object.freeze({
      */
     otherProcessCheckInterval: 100,
   }),
+  /** Fixed limits of the PostgreSQL driver (not settings). */
   postgresDriver: Object.freeze({
     /** Distinct SQL texts prepared (named) per connection; further ones run unnamed. The store builds a bounded set of shapes, so this is never reached in practice. */
     maxPreparedStatements: 500,
