@@ -14,7 +14,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { missingBuilds } from './lib/builds.mjs';
-import { AUDIENCE, SCOPE, startIssuer } from './lib/issuer.mjs';
+import { startIssuer } from './lib/issuer.mjs';
 import { createNest } from './lib/nest.mjs';
 
 const env = (name, fallback) => process.env[name] ?? fallback;
@@ -90,13 +90,7 @@ try {
       const apps = [];
       const listeners = {};
       for (const config of CONFIGS) {
-        const spec = {
-          alg,
-          issuer: issuer.issuer,
-          audience: AUDIENCE,
-          jwksUri: issuer.jwksUri,
-          scope: SCOPE,
-        };
+        const spec = issuer.spec({ alg });
         const platform = framework.replace('nestjs-', '');
         const app = await createNest(platform, config, spec);
         // Fastify builds its request pipeline when ready (listen() would get it there).

@@ -28,7 +28,7 @@ import {
   sliceSettings,
   startServer,
 } from './lib/interleave.mjs';
-import { ALGORITHMS, AUDIENCE, SCOPE, startIssuer } from './lib/issuer.mjs';
+import { ALGORITHMS, startIssuer } from './lib/issuer.mjs';
 import { CONFIGS } from './lib/nest.mjs';
 import { canPin } from './lib/process.mjs';
 import { TARGETS } from './lib/report.mjs';
@@ -88,15 +88,7 @@ const groups = [];
 try {
   for (const framework of settings.frameworks)
     for (const alg of settings.algorithms) {
-      const spec = (config) => ({
-        framework,
-        config,
-        alg,
-        issuer: issuer.issuer,
-        audience: AUDIENCE,
-        jwksUri: issuer.jwksUri,
-        scope: SCOPE,
-      });
+      const spec = (config) => issuer.spec({ framework, config, alg });
       const measured = await measureGroup({
         label: `${framework} ${alg}`,
         configs: settings.configs.map((config) => ({ config, guarded: !UNGUARDED.includes(config) })),

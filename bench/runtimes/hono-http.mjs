@@ -23,7 +23,7 @@ import {
   sliceSettings,
   startServer,
 } from '../http/lib/interleave.mjs';
-import { AUDIENCE, SCOPE, startIssuer } from '../http/lib/issuer.mjs';
+import { startIssuer } from '../http/lib/issuer.mjs';
 import { canPin } from '../http/lib/process.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -86,14 +86,7 @@ const groups = [];
 try {
   for (const runtime of RUNTIMES)
     for (const alg of ALGS) {
-      const spec = (config) => ({
-        config,
-        alg,
-        issuer: issuer.issuer,
-        audience: AUDIENCE,
-        jwksUri: issuer.jwksUri,
-        scope: SCOPE,
-      });
+      const spec = (config) => issuer.spec({ config, alg });
       const measured = await measureGroup({
         label: `${runtime} ${alg}`,
         configs: CONFIGS.map((config) => ({ config, guarded: config !== 'bare' && config !== 'hono-noop' })),

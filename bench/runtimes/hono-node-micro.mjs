@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { AUDIENCE, SCOPE, startIssuer } from '../http/lib/issuer.mjs';
+import { startIssuer } from '../http/lib/issuer.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '../..');
@@ -54,14 +54,7 @@ try {
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const alg of ALGS) {
-    const specs = CONFIGS.map((config) => ({
-      config,
-      alg,
-      issuer: issuer.issuer,
-      audience: AUDIENCE,
-      jwksUri: issuer.jwksUri,
-      scope: SCOPE,
-    }));
+    const specs = CONFIGS.map((config) => issuer.spec({ config, alg }));
     const env = {
       ...process.env,
       BENCH_MICRO: JSON.stringify({

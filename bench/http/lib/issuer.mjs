@@ -44,7 +44,7 @@ function tamper(token) {
 /**
  * Start the JWKS server on 127.0.0.1 and mint the tokens.
  *
- * @returns {Promise<{ issuer: string, jwksUri: string, tokens: Record<string, { good: string, tampered: string, noScope: string }>, fetches(): number, close(): Promise<void> }>}
+ * @returns {Promise<{ issuer: string, jwksUri: string, spec(fields: object): object, tokens: Record<string, { good: string, tampered: string, noScope: string }>, fetches(): number, close(): Promise<void> }>}
  */
 export async function startIssuer() {
   const keys = ALGORITHMS.map(generate);
@@ -89,6 +89,8 @@ export async function startIssuer() {
     issuer,
     jwksUri: `${issuer}/jwks`,
     tokens,
+    /** The server spec a benchmark app verifies against: this issuer, the audience and scope, plus `fields`. */
+    spec: (fields) => ({ ...fields, issuer, audience: AUDIENCE, jwksUri: `${issuer}/jwks`, scope: SCOPE }),
     /** A token like `good`, with extra claims (e.g. `cnf` for a DPoP-bound token). */
     mint: (alg, extra) =>
       signJwt(
