@@ -52,7 +52,8 @@ const BENCHES = {
   },
   'hono-node': {
     file: 'bench/runtimes/hono-node-micro.mjs',
-    about: 'what @gatehouse/hono adds per request on @hono/node-server, in process (CPU ns vs bare Hono)',
+    about:
+      'what @gatehouse/hono adds per request in process, on @hono/node-server (Node) and app.fetch (Bun) (CPU ns vs bare Hono)',
   },
   hono: {
     file: 'bench/runtimes/hono-http.mjs',

@@ -9,6 +9,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { createApp } from './hono-app.mjs';
+import { timeRounds } from './micro-rounds.mjs';
 
 const { specs, token, rounds, iterations } = JSON.parse(process.env.BENCH_MICRO);
 const socket = new Socket();
@@ -43,16 +44,7 @@ async function serve(listen) {
   if (res.statusCode !== 200 || !res.writableEnded) throw new Error(`status ${res.statusCode}`);
 }
 
-/** CPU time (ns) per request, not wall time: on a shared machine, time spent waiting for a core does not count. */
-async function time(listen, n) {
-  const start = process.cpuUsage();
-  for (let i = 0; i < n; i++) await serve(listen);
-  const { user, system } = process.cpuUsage(start);
-  return ((user + system) * 1000) / n;
-}
-
-const samples = Object.fromEntries(specs.map((s) => [s.config, []]));
-for (const spec of specs) await time(listeners[spec.config], iterations); // warm-up
-for (let round = 0; round < rounds; round++)
-  for (const spec of specs) samples[spec.config].push(await time(listeners[spec.config], iterations));
-console.log(JSON.stringify(samples));
+const serves = Object.fromEntries(
+  Object.entries(listeners).map(([config, listen]) => [config, () => serve(listen)]),
+);
+console.log(JSON.stringify(await timeRounds(serves, rounds, iterations)));

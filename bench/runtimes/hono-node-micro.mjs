@@ -6,8 +6,10 @@
  * A quiet way to see the middleware's plumbing cost on a busy machine, next to the HTTP benchmark
  * (hono-http.mjs), whose ratios include node:http parsing and the socket. `hono-noop` (two pass-through
  * middlewares) shows what Hono's middleware chain costs by itself; `gatehouse-cached-one` is the one
- * middleware form (requireAuth with core's `requiredScopes`). Env: BENCH_ROUNDS (7),
- * BENCH_ITERATIONS (20000), BENCH_ALGS (ES256,RS256). Prints CPU ns/request (median of rounds) and the
+ * middleware form (requireAuth with core's `requiredScopes`). With BENCH_RUNTIMES including `bun`, the
+ * same apps also run on Bun through `app.fetch()` with WHATWG `Request`s (hono-fetch-micro-main.mjs), as
+ * `Bun.serve` calls them, with core's WebCrypto build. Env: BENCH_ROUNDS (7), BENCH_ITERATIONS (20000),
+ * BENCH_ALGS (ES256,RS256), BENCH_RUNTIMES (node,bun). Prints CPU ns/request (median of rounds) and the
  * added cost.
  */
 import { execFile } from 'node:child_process';
@@ -27,52 +29,69 @@ const env = (name, fallback) => process.env[name] ?? fallback;
 const ROUNDS = Number(env('BENCH_ROUNDS', 7));
 const ITERATIONS = Number(env('BENCH_ITERATIONS', 20000));
 const ALGS = env('BENCH_ALGS', 'ES256,RS256').split(',');
+const RUNTIMES = env('BENCH_RUNTIMES', 'node,bun').split(',');
 const CONFIGS = ['bare', 'hono-noop', 'gatehouse-cached', 'gatehouse-cached-one'];
+const BUN = join(root, 'packages/adapter-conformance/node_modules/.bin/bun');
 
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-hono-micro-'));
-const bundle = join(dir, 'main.mjs');
 const issuer = await startIssuer();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 try {
-  await build({
-    entryPoints: [join(here, 'hono-node-micro-main.mjs')],
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node22',
-    conditions: ['node'],
-    // The workspace packages' builds, picked by the `node` condition as an app's bundler would.
-    nodePaths: [
-      join(root, 'packages/adapter-conformance/node_modules'),
-      join(root, 'packages/hono/node_modules'),
-    ],
-    outfile: bundle,
-    logLevel: 'warning',
-  });
-  const lines = [
-    '| alg | bare | 2 no-op middlewares | requireAuth + requireScope, cached | added over bare | added over no-op | requireAuth with requiredScopes, cached | added over bare |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-  ];
-  for (const alg of ALGS) {
-    const specs = CONFIGS.map((config) => issuer.spec({ config, alg }));
-    const env = {
-      ...process.env,
-      BENCH_MICRO: JSON.stringify({
-        specs,
-        token: issuer.tokens[alg].good,
-        rounds: ROUNDS,
-        iterations: ITERATIONS,
-      }),
-    };
-    // A child process (not spawnSync: the issuer answering its key fetch runs in this one).
-    const { stdout } = await promisify(execFile)(process.execPath, [bundle], { env });
-    const samples = JSON.parse(stdout.trim().split('\n').pop());
-    const [bare, noop, cached, one] = CONFIGS.map((config) => median(samples[config]));
-    const ns = (x) => `${Math.round(x).toLocaleString('en')} ns`;
-    lines.push(
-      `| ${alg} | ${ns(bare)} | ${ns(noop)} | ${ns(cached)} | ${ns(cached - bare)} | ${ns(cached - noop)} | ${ns(one)} | ${ns(one - bare)} |`,
-    );
+  const bundles = {};
+  for (const runtime of RUNTIMES) {
+    bundles[runtime] = join(dir, `main-${runtime}.mjs`);
+    await build({
+      entryPoints: [
+        join(here, runtime === 'node' ? 'hono-node-micro-main.mjs' : 'hono-fetch-micro-main.mjs'),
+      ],
+      bundle: true,
+      format: 'esm',
+      platform: runtime === 'node' ? 'node' : 'neutral',
+      target: runtime === 'node' ? 'node22' : 'es2022',
+      conditions: [runtime],
+      mainFields: ['module', 'main'],
+      // The workspace packages' builds, picked by the runtime's condition as an app's bundler would.
+      nodePaths: [
+        join(root, 'packages/adapter-conformance/node_modules'),
+        join(root, 'packages/hono/node_modules'),
+        join(root, 'packages/core/node_modules'),
+      ],
+      external: runtime === 'node' ? [] : ['@hono/node-server', 'node:*'],
+      outfile: bundles[runtime],
+      logLevel: 'warning',
+    });
   }
+  const lines = [
+    '| runtime | alg | bare | 2 no-op middlewares | requireAuth + requireScope, cached | added over bare | added over no-op | requireAuth with requiredScopes, cached | added over bare |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const runtime of RUNTIMES)
+    for (const alg of ALGS) {
+      const specs = CONFIGS.map((config) => issuer.spec({ config, alg }));
+      const env = {
+        ...process.env,
+        BENCH_MICRO: JSON.stringify({
+          specs,
+          token: issuer.tokens[alg].good,
+          rounds: ROUNDS,
+          iterations: ITERATIONS,
+        }),
+      };
+      // A child process (not spawnSync: the issuer answering its key fetch runs in this one).
+      const { stdout } = await promisify(execFile)(
+        runtime === 'node' ? process.execPath : BUN,
+        [bundles[runtime]],
+        {
+          env,
+        },
+      );
+      const samples = JSON.parse(stdout.trim().split('\n').pop());
+      const [bare, noop, cached, one] = CONFIGS.map((config) => median(samples[config]));
+      const ns = (x) => `${Math.round(x).toLocaleString('en')} ns`;
+      lines.push(
+        `| ${runtime} | ${alg} | ${ns(bare)} | ${ns(noop)} | ${ns(cached)} | ${ns(cached - bare)} | ${ns(cached - noop)} | ${ns(one)} | ${ns(one - bare)} |`,
+      );
+    }
   console.log(lines.join('\n'));
 } finally {
   await issuer.close();

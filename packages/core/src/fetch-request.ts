@@ -37,20 +37,25 @@ export interface FetchRequestOptions {
 
 /** Whether `value` is a WHATWG `Request` (duck-typed: frameworks and runtimes ship their own classes). */
 export function isFetchRequest(value: unknown): value is Request {
+  // The runtime's own class first: one check, where reading `url` would make Bun build the string.
+  if (typeof Request === 'function' && value instanceof Request) return true;
   const r = value as Partial<Request> | null;
   return (
     typeof r === 'object' &&
     r !== null &&
+    typeof (r.headers as Partial<Headers> | undefined)?.get === 'function' &&
     typeof r.url === 'string' &&
-    typeof r.method === 'string' &&
-    typeof (r.headers as Partial<Headers> | undefined)?.get === 'function'
+    typeof r.method === 'string'
   );
 }
 
-/** `, ` followed by an auth scheme (RFC 9110 §11.1 token) and a space: where a second header line began. */
-/** The header fields core reads from a request (lower case), besides a configured certificate header. */
-const READ = Object.freeze(['authorization', 'dpop', 'content-type']);
+/**
+ * The header fields core reads from every request (lower case), besides a configured certificate
+ * header; `Content-Type` only where a form body can be (not GET or HEAD, a body).
+ */
+const READ = Object.freeze(['authorization', 'dpop']);
 
+/** `, ` followed by an auth scheme (RFC 9110 §11.1 token) and a space: where a second header line began. */
 const NEXT_CREDENTIAL = /,[ \t]*(?=[!#$%&'*+.^_`|~0-9A-Za-z-]+ )/;
 
 /** Validated `origin` values, so a per-call option is parsed once. */
@@ -68,14 +73,14 @@ function checkedOrigin(origin: unknown): string | undefined {
   return valid;
 }
 
-/** Whether `request` carries a form body (`type`: its `Content-Type`, as already read). */
-function isForm(request: Request, type: string | string[] | undefined): boolean {
-  if (request.method === 'GET' || request.method === 'HEAD' || request.body === null) return false;
-  return (
-    typeof type === 'string' &&
-    type.split(';')[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded'
-  );
-}
+/** Whether `request` can carry a body (a form core reads a token from). */
+const mayHaveBody = (request: Request): boolean =>
+  request.method !== 'GET' && request.method !== 'HEAD' && request.body !== null;
+
+/** Whether a `Content-Type` is a form's. */
+const isForm = (type: string | string[] | undefined): boolean =>
+  typeof type === 'string' &&
+  type.split(';')[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded';
 
 /**
  * A WHATWG request as core reads it. The query and the URI are worked out when first read: a cached
@@ -156,9 +161,14 @@ export function toRequestLike(
     if (value !== null) headers[name] = value;
   }
   const authorization = headers.authorization;
-  if (typeof authorization === 'string' && NEXT_CREDENTIAL.test(authorization))
+  // `includes` first: V8 takes ≈0.7 µs to run the pattern over a 700-character token without a comma.
+  if (typeof authorization === 'string' && authorization.includes(',') && NEXT_CREDENTIAL.test(authorization))
     headers.authorization = authorization.split(NEXT_CREDENTIAL);
-  if (!isForm(request, headers['content-type']))
+  if (mayHaveBody(request)) {
+    const type = request.headers.get('content-type');
+    if (type !== null) headers['content-type'] = type;
+  }
+  if (!isForm(headers['content-type']))
     return new FetchRequestView(request, headers, base, options.clientCertificate);
   return request
     .clone()

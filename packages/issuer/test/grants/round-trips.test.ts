@@ -2,8 +2,9 @@
  * Round trips to PostgreSQL per token request, counted at the `pg` client (every `query` a
  * connection sends is one round trip): client credentials take one (the client, the resource and its
  * role scopes in one read), and none once an instance keeps that read (until the configuration
- * changes: `storage/sql/token-request-cache.ts`), a token exchange two (that read with the failure window, the subject token
- * or PAT and its user, then the consume or use together with the audit event). The rate limits count
+ * changes: `storage/sql/token-request-cache.ts`), a token exchange two (a read of the failure window, the subject token
+ * or PAT, its user and the user's role scopes — the application and resource kept like client
+ * credentials' —, then the consume or use together with the audit event). The rate limits count
  * every token request in memory: no counter statement is sent while a request runs (their background
  * flush is set apart here, so that nothing but the requests talks to the database while counting).
  * The answers and the audit trail are what the other suites check; here, what they cost.
@@ -113,6 +114,9 @@ describe('postgres: round trips per token request', () => {
       expect(result.status).toBe(200);
       expect(queries).toHaveLength(2);
       expect(queries[0]).not.toMatch(COUNTER);
+      // The user's part only: the application and the resource come from the kept reads.
+      expect(queries[0]).toMatch(/\bsubject_tokens t\b/);
+      expect(queries[0]).not.toMatch(/\b(?:applications a|resources r)\b/);
       expect(queries[1]).toMatch(/^WITH changed AS \(UPDATE subject_tokens[\s\S]*INSERT INTO audit_events/);
     }
     // Still single use: a replay is refused (and costs more, which is fine).
@@ -138,6 +142,9 @@ describe('postgres: round trips per token request', () => {
       expect(result.body.error).toBe('invalid_scope');
       expect(queries).toHaveLength(2);
       expect(queries[0]).not.toMatch(COUNTER);
+      // The user's part only: the application and the resource come from the kept reads.
+      expect(queries[0]).toMatch(/\bsubject_tokens t\b/);
+      expect(queries[0]).not.toMatch(/\b(?:applications a|resources r)\b/);
       expect(queries[1]).toMatch(/^WITH changed AS \(UPDATE subject_tokens[\s\S]*INSERT INTO audit_events/);
     }
     const failed = await t.issuer.store.auditEvents.list(
