@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import {
   badResponses,
   formatRatio,
@@ -25,12 +25,10 @@ import {
 } from '../http/lib/interleave.mjs';
 import { startIssuer } from '../http/lib/issuer.mjs';
 import { canPin } from '../http/lib/process.mjs';
+import { bundleFor } from './bundle.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '../..');
-const { build } = await import(
-  pathToFileURL(join(root, 'packages/adapter-conformance/node_modules/esbuild/lib/main.js')).href
-);
 const env = (name, fallback) => process.env[name] ?? fallback;
 const settings = sliceSettings({ rounds: 10, duration: 2, warmup: 3, connections: 10 });
 const ALGS = env('BENCH_ALGS', 'ES256,RS256').split(',');
@@ -49,25 +47,7 @@ process.once('exit', () => rmSync(dir, { recursive: true, force: true })); // Ct
 const bundles = {};
 for (const runtime of RUNTIMES) {
   bundles[runtime] = join(dir, `server-${runtime}.mjs`);
-  await build({
-    entryPoints: [join(here, 'hono-server.mjs')],
-    bundle: true,
-    format: 'esm',
-    platform: runtime === 'node' ? 'node' : 'neutral',
-    target: 'es2022',
-    conditions: [runtime],
-    mainFields: ['module', 'main'],
-    // The workspace packages' builds (core's and hono's Node or web build), picked by the runtime's
-    // export condition as an app's bundler would.
-    nodePaths: [
-      join(root, 'packages/adapter-conformance/node_modules'),
-      join(root, 'packages/hono/node_modules'),
-      join(root, 'packages/core/node_modules'),
-    ],
-    external: runtime === 'node' ? [] : ['@hono/node-server'],
-    outfile: bundles[runtime],
-    logLevel: 'warning',
-  });
+  await bundleFor(runtime, join(here, 'hono-server.mjs'), bundles[runtime]);
 }
 
 const exe = (runtime) => (runtime === 'node' ? process.execPath : BUN);

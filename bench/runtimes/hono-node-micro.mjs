@@ -16,15 +16,13 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startIssuer } from '../http/lib/issuer.mjs';
+import { bundleFor } from './bundle.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '../..');
-const { build } = await import(
-  pathToFileURL(join(root, 'packages/adapter-conformance/node_modules/esbuild/lib/main.js')).href
-);
 const env = (name, fallback) => process.env[name] ?? fallback;
 const ROUNDS = Number(env('BENCH_ROUNDS', 7));
 const ITERATIONS = Number(env('BENCH_ITERATIONS', 20000));
@@ -40,26 +38,11 @@ try {
   const bundles = {};
   for (const runtime of RUNTIMES) {
     bundles[runtime] = join(dir, `main-${runtime}.mjs`);
-    await build({
-      entryPoints: [
-        join(here, runtime === 'node' ? 'hono-node-micro-main.mjs' : 'hono-fetch-micro-main.mjs'),
-      ],
-      bundle: true,
-      format: 'esm',
-      platform: runtime === 'node' ? 'node' : 'neutral',
-      target: runtime === 'node' ? 'node22' : 'es2022',
-      conditions: [runtime],
-      mainFields: ['module', 'main'],
-      // The workspace packages' builds, picked by the runtime's condition as an app's bundler would.
-      nodePaths: [
-        join(root, 'packages/adapter-conformance/node_modules'),
-        join(root, 'packages/hono/node_modules'),
-        join(root, 'packages/core/node_modules'),
-      ],
-      external: runtime === 'node' ? [] : ['@hono/node-server', 'node:*'],
-      outfile: bundles[runtime],
-      logLevel: 'warning',
-    });
+    await bundleFor(
+      runtime,
+      join(here, runtime === 'node' ? 'hono-node-micro-main.mjs' : 'hono-fetch-micro-main.mjs'),
+      bundles[runtime],
+    );
   }
   const lines = [
     '| runtime | alg | bare | 2 no-op middlewares | requireAuth + requireScope, cached | added over bare | added over no-op | requireAuth with requiredScopes, cached | added over bare |',
