@@ -144,7 +144,7 @@ export function findCredentials(
     if (fromHeader === undefined) return undefined;
     if (deferSyntax) return { scheme, token: fromHeader, unchecked: true };
   }
-  if (fromHeader !== undefined && !B64TOKEN.test(fromHeader)) throw badRequest('bad_syntax');
+  if (fromHeader !== undefined) checkTokenSyntax(fromHeader, context);
   const found = fromHeader === undefined ? undefined : { scheme, token: fromHeader };
   if (inQuery === undefined && inBody === undefined) return found;
   const sources = (fromHeader !== undefined ? 1 : 0) + (present(inQuery) ? 1 : 0) + (present(inBody) ? 1 : 0);
