@@ -62,7 +62,7 @@ describe('verifier.authenticateNow', () => {
       await expect(verifier.authenticateNow(bearer(expired))).rejects.toMatchObject({ reason: 'expired' });
   });
 
-  it('checks the b64token syntax of any token not verified before, in the order of the checks', async () => {
+  it('A6, A4: checks the b64token syntax of any token not verified before, in the order of the checks', async () => {
     for (const cache of [{}, false] as const) {
       const verifier = make({ cache, tokenSources: { query: true } });
       await verifier.warmUp();
