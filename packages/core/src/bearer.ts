@@ -105,14 +105,13 @@ export function findCredentials(
   dpop: boolean,
 ): Credentials | undefined {
   const context = options.context;
-  const badRequest = (reason: 'multiple_tokens' | 'bad_syntax') => new InvalidRequestError(reason, context);
 
   const authorizations = req.headers.authorization;
   if (
     countHeaderLines(req.rawHeaders, 'authorization') > 1 ||
     (Array.isArray(authorizations) && authorizations.length > 1)
   ) {
-    throw badRequest('multiple_tokens');
+    throw new InvalidRequestError('multiple_tokens', context);
   }
 
   let fromHeader: string | undefined;
@@ -123,7 +122,7 @@ export function findCredentials(
     const length = BEARER_SCHEME.test(value) ? 6 : dpop && DPOP_SCHEME.test(value) ? 4 : 0;
     // The scheme alone means no token; otherwise 1*SP must separate the scheme from a b64token.
     if (length > 0 && value.length > length) {
-      if (value.charCodeAt(length) !== 0x20) throw badRequest('bad_syntax');
+      if (value.charCodeAt(length) !== 0x20) throw new InvalidRequestError('bad_syntax', context);
       let at = length + 1;
       while (value.charCodeAt(at) === 0x20) at++;
       fromHeader = value.slice(at);
@@ -148,7 +147,8 @@ export function findCredentials(
   const found = fromHeader === undefined ? undefined : { scheme, token: fromHeader };
   if (inQuery === undefined && inBody === undefined) return found;
   const sources = (fromHeader !== undefined ? 1 : 0) + (present(inQuery) ? 1 : 0) + (present(inBody) ? 1 : 0);
-  if (sources > 1 || Array.isArray(inQuery) || Array.isArray(inBody)) throw badRequest('multiple_tokens');
+  if (sources > 1 || Array.isArray(inQuery) || Array.isArray(inBody))
+    throw new InvalidRequestError('multiple_tokens', context);
   if (found !== undefined) return found;
 
   // At most one source holds a non-empty value here; read it only when that source is enabled.
@@ -159,7 +159,8 @@ export function findCredentials(
         ? inBody
         : undefined;
   if (candidate === undefined) return undefined;
-  if (typeof candidate !== 'string' || !B64TOKEN.test(candidate)) throw badRequest('bad_syntax');
+  if (typeof candidate !== 'string' || !B64TOKEN.test(candidate))
+    throw new InvalidRequestError('bad_syntax', context);
   return { scheme: 'bearer', token: candidate };
 }
 

@@ -9,7 +9,8 @@
  * key character by character on every request (a new string each time), ≈1 µs for a 700-character
  * token, while the tail costs a tenth of that and comparing two equal strings is a `memcmp`. Two
  * tokens with the same tail are different entries in turn, never one the other's result; only tokens
- * that verified are stored, so nobody can aim at another's tail without a valid signature. Hashing
+ * that verified are stored, so nobody can aim at another's tail without a valid signature, and a
+ * collision between two verified tokens costs one more verification, never a wrong answer. Hashing
  * the token (SHA-256) would cost more than the lookup (≈3 µs), and the cached {@link AuthInfo} holds
  * the token anyway. The token length cap bounds the memory per entry.
  *
@@ -18,8 +19,13 @@
 import { LRUCache } from 'lru-cache';
 import type { AuthInfo } from './types.js';
 
-/** How many trailing characters of a token find its entry: 256 bits of a signature's base64url. */
-const KEY_LENGTH = 43;
+/**
+ * How many trailing characters of a token find its entry: 72 bits of a signature's base64url, far more
+ * than a cache of verified tokens needs to keep them apart. Below 13 characters V8 copies a slice
+ * instead of pointing into the token, and hashing the copy costs half as much (≈100 ns per lookup
+ * instead of ≈200 ns with 43 characters, measured on Node 24).
+ */
+const KEY_LENGTH = 12;
 
 /** The part of `token` its entry is found by. */
 const keyOf = (token: string): string => (token.length > KEY_LENGTH ? token.slice(-KEY_LENGTH) : token);

@@ -354,6 +354,19 @@ export function createVerifier(options: VerifierOptions): Verifier {
       : authenticateLike(like, call);
   }
 
+  /** The sender constraint of `info` for this request, then the call's requirements. */
+  function bound(
+    info: AuthInfo,
+    scheme: 'bearer' | 'dpop',
+    proof: string | undefined,
+    request: RequestLike,
+    now: number,
+    call: AuthenticateOptions,
+  ): AuthInfo | Promise<AuthInfo> {
+    const pending = binding.check(info, scheme, proof, request, now);
+    return pending === undefined ? check(info, call) : pending.then(() => check(info, call));
+  }
+
   function authenticateLike(request: RequestLike, call: AuthenticateOptions): Maybe<AuthInfo | undefined> {
     let scheme: 'bearer' | 'dpop' = 'bearer';
     try {
@@ -366,12 +379,12 @@ export function createVerifier(options: VerifierOptions): Verifier {
       const proof = scheme === 'dpop' ? readProof(request, dpop.maxProofLength, dpopContext) : undefined;
       if (scheme === 'bearer') binding.precheck(scheme);
       const now = Date.now() / 1000;
-      const bound = (info: AuthInfo): AuthInfo | Promise<AuthInfo> => {
-        const pending = binding.check(info, scheme, proof, request, now);
-        return pending === undefined ? check(info, call) : pending.then(() => check(info, call));
-      };
       const result = verified(found.token, now, found.unchecked === true);
-      const settled = result instanceof Promise ? result.then(bound) : bound(result);
+      // A closure only for a token not verified yet: a cached one is bound and checked now.
+      const settled =
+        result instanceof Promise
+          ? result.then((info) => bound(info, scheme, proof, request, now, call))
+          : bound(result, scheme, proof, request, now, call);
       if (!(settled instanceof Promise)) return settled;
       return scheme === 'dpop' ? settled.catch((error: unknown) => Promise.reject(inDpop(error))) : settled;
     } catch (error) {

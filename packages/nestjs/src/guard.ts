@@ -35,16 +35,18 @@ import type { AuthenticatedRequest } from './types.js';
  */
 @Injectable()
 export class GatehouseGuard implements CanActivate {
-  readonly #gatehouse: ResolvedAdapterOptions;
-  readonly #host: HttpAdapterHost;
-  #toRequestLike: ToRequestLike | undefined;
+  // TypeScript `private`, not `#` fields: with the legacy decorators Nest needs, esbuild lowers `#`
+  // fields to a WeakMap lookup per read, a dozen of them per request on this path.
+  private readonly gatehouse: ResolvedAdapterOptions;
+  private readonly host: HttpAdapterHost;
+  private toRequestLike: ToRequestLike | undefined;
 
   constructor(
     @Inject(GATEHOUSE) gatehouse: ResolvedAdapterOptions,
     @Inject(HttpAdapterHost) host: HttpAdapterHost,
   ) {
-    this.#gatehouse = gatehouse;
-    this.#host = host;
+    this.gatehouse = gatehouse;
+    this.host = host;
   }
 
   /**
@@ -62,32 +64,32 @@ export class GatehouseGuard implements CanActivate {
         ),
       );
     }
-    const { verifier, optional, allowDelegation, origin } = this.#gatehouse;
-    const http = context.switchToHttp();
-    const request = http.getRequest<AuthenticatedRequest>();
+    const { verifier, optional, allowDelegation, origin } = this.gatehouse;
+    // The request and response by index: `switchToHttp()` builds three closures on every call.
+    const request = context.getArgByIndex<AuthenticatedRequest>(0);
     // Named twice on a route (globally and by @UseGuards), the guard checks it once: a second check would
     // find the same requirements, and would refuse a DPoP proof as replayed.
     if (attached(request)) return true;
     try {
-      this.#toRequestLike ??= requestBuilder(this.#host.httpAdapter.getType());
-      const result = verifier.authenticateNow(this.#toRequestLike(request as never, origin), {
+      this.toRequestLike ??= requestBuilder(this.host.httpAdapter.getType());
+      const result = verifier.authenticateNow(this.toRequestLike(request as never, origin), {
         optional: optional || route.public,
         allowDelegation: allowDelegation && !route.noDelegation,
       });
-      if (!(result instanceof Promise)) return this.#admit(request, route, result);
+      if (!(result instanceof Promise)) return this.admit(request, route, result);
       return result
-        .then((auth) => this.#admit(request, route, auth))
-        .catch((err: unknown) => Promise.reject(this.#reject(err, http.getResponse())));
+        .then((auth) => this.admit(request, route, auth))
+        .catch((err: unknown) => Promise.reject(this.reject(err, context.getArgByIndex(1))));
     } catch (err) {
-      return Promise.reject(this.#reject(err, http.getResponse()));
+      return Promise.reject(this.reject(err, context.getArgByIndex(1)));
     }
   }
 
   /** Attach the verified token to the request, then check the route's scopes and roles; throws an `AuthError`. */
-  #admit(request: AuthenticatedRequest, route: RouteRequirements, auth: AuthInfo | undefined): true {
+  private admit(request: AuthenticatedRequest, route: RouteRequirements, auth: AuthInfo | undefined): true {
     attach(request, auth);
     if (route.scopes.length > 0 || route.roles.length > 0) {
-      const { verifier } = this.#gatehouse;
+      const { verifier } = this.gatehouse;
       if (auth === undefined) throw new MissingTokenError(verifier.context);
       for (const requirement of route.scopes) verifier.authorize(auth, requirement);
       for (const requirement of route.roles) verifier.authorize(auth, requirement);
@@ -96,10 +98,10 @@ export class GatehouseGuard implements CanActivate {
   }
 
   /** Turn an `AuthError` into the exception Nest answers with; anything else stays as it is. */
-  #reject(err: unknown, response: unknown): unknown {
+  private reject(err: unknown, response: unknown): unknown {
     if (!isAuthError(err)) return err;
-    if (this.#gatehouse.handleErrors) {
-      const adapter = this.#host.httpAdapter;
+    if (this.gatehouse.handleErrors) {
+      const adapter = this.host.httpAdapter;
       for (const [name, value] of Object.entries(err.headers)) adapter.setHeader(response, name, value);
     }
     return new GatehouseException(err);
