@@ -50,10 +50,10 @@ export function isFetchRequest(value: unknown): value is Request {
 }
 
 /**
- * The header fields core reads from every request (lower case), besides a configured certificate
- * header; `Content-Type` only where a form body can be (not GET or HEAD, a body).
+ * A credential in the `DPoP` scheme (RFC 9449 §7.1), after optional whitespace: only then is the `DPoP`
+ * header read (a proof is looked at for that scheme alone; each `Headers.get` costs ≈0.1 µs on Bun).
  */
-const READ = Object.freeze(['authorization', 'dpop']);
+const DPOP_CREDENTIAL = /^[ \t]*dpop/i;
 
 /** `, ` followed by an auth scheme (RFC 9110 §11.1 token) and a space: where a second header line began. */
 const NEXT_CREDENTIAL = /,[ \t]*(?=[!#$%&'*+.^_`|~0-9A-Za-z-]+ )/;
@@ -71,6 +71,12 @@ function checkedOrigin(origin: unknown): string | undefined {
   if (origins.size >= 64) origins.clear();
   origins.set(origin as string, valid);
   return valid;
+}
+
+/** Copy header field `name` (lower case) of `request` into `headers` when it is present. */
+function copy(request: Request, headers: Record<string, string | string[]>, name: string): void {
+  const value = request.headers.get(name);
+  if (value !== null) headers[name] = value;
 }
 
 /** Whether `request` can carry a body (a form core reads a token from). */
@@ -140,8 +146,9 @@ class FetchRequestView implements RequestLike {
 
 /**
  * The {@link RequestLike} of a WHATWG request: synchronous, or a promise when a form body is read.
- * Its headers are the ones core reads (`Authorization`, `DPoP`, `Content-Type`, and the client
- * certificate header when `mtls.certificateHeader` names one).
+ * Its headers are the ones core reads: `Authorization`, `DPoP` beside a credential in the `DPoP`
+ * scheme, `Content-Type` where a form body can be, and the client certificate header when
+ * `mtls.certificateHeader` names one.
  *
  * @example
  * ```ts
@@ -156,18 +163,17 @@ export function toRequestLike(
   const base = checkedOrigin(options.origin);
   // Only the fields core reads (copying every header costs more than verifying a cached token).
   const headers: Record<string, string | string[]> = {};
-  for (const name of certificateHeader === undefined ? READ : [...READ, certificateHeader]) {
-    const value = request.headers.get(name);
-    if (value !== null) headers[name] = value;
+  const authorization = request.headers.get('authorization');
+  if (authorization !== null) {
+    // `includes` first: V8 takes ≈0.7 µs to run the pattern over a 700-character token without a comma.
+    headers.authorization =
+      authorization.includes(',') && NEXT_CREDENTIAL.test(authorization)
+        ? authorization.split(NEXT_CREDENTIAL)
+        : authorization;
+    if (DPOP_CREDENTIAL.test(authorization)) copy(request, headers, 'dpop');
   }
-  const authorization = headers.authorization;
-  // `includes` first: V8 takes ≈0.7 µs to run the pattern over a 700-character token without a comma.
-  if (typeof authorization === 'string' && authorization.includes(',') && NEXT_CREDENTIAL.test(authorization))
-    headers.authorization = authorization.split(NEXT_CREDENTIAL);
-  if (mayHaveBody(request)) {
-    const type = request.headers.get('content-type');
-    if (type !== null) headers['content-type'] = type;
-  }
+  if (certificateHeader !== undefined) copy(request, headers, certificateHeader);
+  if (mayHaveBody(request)) copy(request, headers, 'content-type');
   if (!isForm(headers['content-type']))
     return new FetchRequestView(request, headers, base, options.clientCertificate);
   return request

@@ -4,6 +4,7 @@
  * would build for the same request. The full table runs over HTTP in adapter-conformance.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toRequestLike } from '../src/fetch-request.js';
 import {
   type AuthError,
   createVerifier,
@@ -131,6 +132,21 @@ describe('authenticate(Request)', () => {
     });
     const auth = await verifier.authenticate(request, { origin: 'https://api.example.com' });
     expect(auth.confirmation?.jkt).toBe(jkt);
+  });
+
+  it('reads the DPoP header only beside a credential in the DPoP scheme', async () => {
+    const token = signToken(key, claims());
+    const proof = 'eyJhbGciOiJFZERTQSJ9.e30.c2ln';
+    const view = (authorization: string) =>
+      toRequestLike(new Request(URL_, { headers: { authorization, dpop: proof } })) as RequestLike;
+    expect(view(`Bearer ${token}`).headers.dpop).toBeUndefined();
+    expect(view(`dpop ${token}`).headers.dpop).toBe(proof);
+    expect(view(`DPoP ${token}`).headers.dpop).toBe(proof);
+    // A Bearer token next to a stray DPoP header is still a Bearer token.
+    const auth = await verifier.authenticate(
+      new Request(URL_, { headers: { authorization: `Bearer ${token}`, dpop: proof } }),
+    );
+    expect(auth.subject).toBe('user-42');
   });
 
   it('a bad origin option is a TypeError naming it', async () => {
