@@ -24,6 +24,7 @@ import {
   formatRatio,
   groupSeconds,
   measureGroup,
+  NODE_SERVER_FLAGS,
   pairedSummary,
   sliceSettings,
   startServer,
@@ -144,7 +145,8 @@ const md = [
     `autocannon process ${settings.pinned ? '(core 1) ' : ''}with ${settings.connections} connections loads them in turn: ` +
     `${settings.warmup} s warm-up each, then ${settings.rounds} round(s) of one ${settings.duration} s slice per configuration, ` +
     'the order rotating each round. A rate is requests completed / measured time of a slice; ratios are paired per round ' +
-    'and given as the median of rounds (min–max). Every request carries the same `Authorization: Bearer` header; the route answers `{ ok: true, sub }`.',
+    'and given as the median of rounds (min–max). Every request carries the same `Authorization: Bearer` header; the route answers `{ ok: true, sub }`. ' +
+    `Every server runs with \`${NODE_SERVER_FLAGS.join(' ')}\` (the same young generation for all; see lib/interleave.mjs).`,
   '',
 ];
 if (settings.smoke)
@@ -181,6 +183,7 @@ const result = {
   cpu: `${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} cores)`,
   date,
   method: 'interleaved: all servers of a platform and algorithm at once, one load process, rotating slices',
+  nodeServerFlags: NODE_SERVER_FLAGS,
   settings,
   versions,
   summary: Object.fromEntries(

@@ -19,6 +19,7 @@ import {
   formatRatio,
   groupSeconds,
   measureGroup,
+  NODE_SERVER_FLAGS,
   pairedSummary,
   sliceSettings,
   startServer,
@@ -141,6 +142,7 @@ writeFileSync(
       date: new Date().toISOString(),
       method:
         'interleaved: all servers of a runtime and algorithm at once, one load process, rotating slices',
+      nodeServerFlags: NODE_SERVER_FLAGS,
       rounds: settings.rounds,
       duration: settings.duration,
       warmup: settings.warmup,
