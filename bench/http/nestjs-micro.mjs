@@ -13,6 +13,7 @@
  */
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
+import { timeRounds } from '../runtimes/micro-rounds.mjs';
 import { missingBuilds } from './lib/builds.mjs';
 import { startIssuer } from './lib/issuer.mjs';
 import { createNest } from './lib/nest.mjs';
@@ -68,14 +69,6 @@ function serve(listen, authorizationBytes) {
   });
 }
 
-/** CPU time (ns) per request: on a shared machine, time spent waiting for a core does not count. */
-async function time(listen, authorizationBytes, n) {
-  const start = process.cpuUsage();
-  for (let i = 0; i < n; i++) await serve(listen, authorizationBytes);
-  const { user, system } = process.cpuUsage(start);
-  return ((user + system) * 1000) / n;
-}
-
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ns = (x) => (x === undefined ? '–' : `${Math.round(x).toLocaleString('en')} ns`);
 const issuer = await startIssuer();
@@ -98,11 +91,10 @@ try {
         apps.push(app);
         listeners[config] = app.getHttpServer().listeners('request')[0];
       }
-      const samples = Object.fromEntries(CONFIGS.map((c) => [c, []]));
-      for (const config of CONFIGS) await time(listeners[config], authorizationBytes, ITERATIONS); // warm-up
-      for (let round = 0; round < ROUNDS; round++)
-        for (const config of CONFIGS)
-          samples[config].push(await time(listeners[config], authorizationBytes, ITERATIONS));
+      const serves = Object.fromEntries(
+        CONFIGS.map((config) => [config, () => serve(listeners[config], authorizationBytes)]),
+      );
+      const samples = await timeRounds(serves, ROUNDS, ITERATIONS);
       for (const app of apps) await app.close();
       const [bare, noop, cached] = ['bare', 'nest-noop', 'gatehouse-cached'].map((c) =>
         samples[c] ? median(samples[c]) : undefined,

@@ -1,6 +1,7 @@
 /**
- * The timing loop of the in-process Hono benchmarks (hono-node-micro-main.mjs on Node,
- * hono-fetch-micro-main.mjs on Bun): CPU time per request, configurations alternating in rounds.
+ * The timing loop of the in-process benchmarks (hono-node-micro-main.mjs on Node,
+ * hono-fetch-micro-main.mjs on Bun, ../http/nestjs-micro.mjs): CPU time per request, configurations
+ * alternating in rounds.
  */
 
 /** CPU time (ns) per call of `serve`, not wall time: on a shared machine, time spent waiting for a core does not count. */
