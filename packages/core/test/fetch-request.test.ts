@@ -134,7 +134,7 @@ describe('authenticate(Request)', () => {
     expect(auth.confirmation?.jkt).toBe(jkt);
   });
 
-  it('reads the DPoP header only beside a credential in the DPoP scheme', async () => {
+  it('D1, D2: reads the DPoP header only beside a credential in the DPoP scheme', async () => {
     const token = signToken(key, claims());
     const proof = 'eyJhbGciOiJFZERTQSJ9.e30.c2ln';
     const view = (authorization: string) =>
@@ -147,6 +147,15 @@ describe('authenticate(Request)', () => {
       new Request(URL_, { headers: { authorization: `Bearer ${token}`, dpop: proof } }),
     );
     expect(auth.subject).toBe('user-42');
+    // D1: a bound token sent as Bearer stays refused, even beside a valid proof of its key.
+    const jkt = await import('./helpers/dpop.js').then((m) => m.thumbprintOf(dpopKey));
+    const bound = signToken(key, claims({ cnf: { jkt } }));
+    const valid = makeProof({ key: dpopKey, token: bound, url: URL_ });
+    const downgraded = new Request(URL_, { headers: { authorization: `Bearer ${bound}`, dpop: valid } });
+    expect((await failure(verifier.authenticate(downgraded))).reason).toBe('bound_token');
+    // D2: the DPoP scheme with no DPoP header is refused, whatever the case of the scheme.
+    const missing = new Request(URL_, { headers: { authorization: `dpop ${bound}` } });
+    expect((await failure(verifier.authenticate(missing))).reason).toBe('dpop_missing');
   });
 
   it('a bad origin option is a TypeError naming it', async () => {
