@@ -5,13 +5,14 @@
  *
  * @module
  */
+import { frozenList, isMarked } from './internal/frozen-list.js';
 import { hasScopes, type ScopeMode } from './scopes.js';
 
 /** How several required roles combine: `all` (every role) or `any` (at least one). */
 export type RoleMode = ScopeMode;
 
 /** The role list of a token without roles: one shared frozen array, so no allocation per token. */
-export const NO_ROLES: readonly string[] = Object.freeze([]);
+export const NO_ROLES: readonly string[] = frozenList([]);
 
 /** Longest role list a token may carry before it is refused (a bound on per-request work). */
 export const MAX_TOKEN_ROLES = 256;
@@ -31,7 +32,7 @@ export function parseRoles(claims: Readonly<Record<string, unknown>>): readonly 
   if (roles === undefined) return NO_ROLES;
   if (!Array.isArray(roles) || roles.length > MAX_TOKEN_ROLES) return null;
   if (!roles.every((role) => typeof role === 'string' && role.length > 0)) return null;
-  return Object.freeze([...roles]);
+  return frozenList([...roles]);
 }
 
 /**
@@ -51,8 +52,8 @@ export function hasRoles(
   return hasScopes(granted, required, mode);
 }
 
-/** Role lists returned by {@link toRoleList}: frozen and valid. */
-const validated = new WeakSet<readonly string[]>();
+/** Marks the lists returned by {@link toRoleList}: frozen and valid. */
+const VALID_ROLES = Symbol('gatehouse.valid-roles');
 
 /**
  * Normalize a role requirement: one role name or a list of them. Throws a `TypeError` for anything
@@ -68,13 +69,11 @@ const validated = new WeakSet<readonly string[]>();
  */
 export function toRoleList(roles: string | readonly string[]): readonly string[] {
   // Lists this function produced are frozen and already checked: route requirements are validated once.
-  if (validated.has(roles as readonly string[])) return roles as readonly string[];
+  if (isMarked(roles, VALID_ROLES)) return roles;
   const list: readonly unknown[] | undefined =
     typeof roles === 'string' ? [roles] : Array.isArray(roles) ? roles : undefined;
   if (list === undefined || !list.every((role) => typeof role === 'string' && role.length > 0))
     throw new TypeError('roles must be a role name or an array of non-empty role names');
   if (list.length === 0) throw new TypeError('a role requirement must name at least one role (it was empty)');
-  const out = Object.freeze([...(list as string[])]);
-  validated.add(out);
-  return out;
+  return frozenList([...(list as string[])], VALID_ROLES);
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { frozenList, isMarked, searchable } from './internal/frozen-list.js';
 
 /**
  * Granted scopes: the space-separated `scope` string (RFC 9068 §2.2.3), else an `scp` array of strings.
@@ -20,20 +21,22 @@ export function parseScopes(claims: Readonly<Record<string, unknown>>): readonly
     // One-entry memo: a client's tokens carry the same scope string, and the list is frozen.
     if (scope === lastScope) return lastScopes;
     const list = scope.split(' ');
-    lastScopes = Object.freeze(list.includes('') ? list.filter((s) => s.length > 0) : list);
+    lastScopes = frozenList(list.includes('') ? list.filter((s) => s.length > 0) : list);
     lastScope = scope;
     return lastScopes;
   }
   if (scope === undefined && Array.isArray(scp) && scp.every((s) => typeof s === 'string')) {
-    return Object.freeze(scp.filter((s: string) => s.length > 0 && !/\s/.test(s)));
+    return frozenList(scp.filter((s: string) => s.length > 0 && !/\s/.test(s)));
   }
-  return Object.freeze([]);
+  return NO_SCOPES;
 }
 
-/** Scope lists returned by {@link toScopeList}: frozen and valid. */
-const validated = new WeakSet<readonly string[]>();
+/** The scope list of a token granting none: one shared list. */
+const NO_SCOPES = frozenList([]);
+/** Marks the lists returned by {@link toScopeList}: frozen and valid. */
+const VALID_SCOPES = Symbol('gatehouse.valid-scopes');
 let lastScope: string | undefined;
-let lastScopes: readonly string[] = Object.freeze([]);
+let lastScopes: readonly string[] = NO_SCOPES;
 
 /** How several required scopes combine. */
 export type ScopeMode = 'all' | 'any';
@@ -52,12 +55,14 @@ export function hasScopes(
   required: readonly string[],
   mode: ScopeMode = 'all',
 ): boolean {
-  // Plain loops: this runs on every request, a callback per scope would be a closure per call.
+  // Plain loops over the lists' unfrozen copies (internal/frozen-list.ts): this runs on every request.
+  const have = searchable(granted);
+  const need = searchable(required);
   if (mode === 'any') {
-    for (const scope of required) if (granted.includes(scope)) return true;
-    return required.length === 0;
+    for (let i = 0; i < need.length; i++) if (have.includes(need[i] as string)) return true;
+    return need.length === 0;
   }
-  for (const scope of required) if (!granted.includes(scope)) return false;
+  for (let i = 0; i < need.length; i++) if (!have.includes(need[i] as string)) return false;
   return true;
 }
 
@@ -75,15 +80,14 @@ export function hasScopes(
 export function toScopeList(scopes: string | readonly string[] | undefined): readonly string[] {
   if (scopes === undefined) return [];
   // Lists this function produced are frozen and already checked: route requirements are validated once.
-  if (validated.has(scopes as readonly string[])) return scopes as readonly string[];
+  if (isMarked(scopes, VALID_SCOPES)) return scopes;
   const list: readonly unknown[] | undefined =
     typeof scopes === 'string' ? scopes.split(' ') : Array.isArray(scopes) ? scopes : undefined;
   if (list === undefined || !list.every((s) => typeof s === 'string' && !/[\s]/.test(s))) {
     throw new TypeError('scopes must be a space-separated string or an array of scope strings');
   }
-  const out = Object.freeze((list as string[]).filter((s) => s.length > 0));
+  const out = (list as string[]).filter((s) => s.length > 0);
   if (out.length === 0)
     throw new TypeError('a scope requirement must name at least one scope (it was empty)');
-  validated.add(out);
-  return out;
+  return frozenList(out, VALID_SCOPES);
 }
