@@ -24,6 +24,12 @@ export function startHonoNode(setup: AppSetup): Promise<RunningApp> {
   return listen(createNodeServer(setup, getRequestListener(app.fetch, NODE_SERVER)));
 }
 
+/** Start the Hono app of the suite on Node, each route requirement checked in one middleware (`auth.requireScope()`). */
+export function startHonoNodeOneLayer(setup: AppSetup): Promise<RunningApp> {
+  const app = createHonoApp({ ...setup, oneLayer: true });
+  return listen(createNodeServer(setup, getRequestListener(app.fetch, NODE_SERVER)));
+}
+
 /** Start the plain fetch handler of the suite on Node. */
 export function startFetchNode(setup: AppSetup): Promise<RunningApp> {
   const handle = createFetchHandler(setup);

@@ -1,6 +1,6 @@
 /**
  * The conformance table, unchanged, against real runtimes other than Node: Hono with `@gatehouse/hono`
- * on Bun and on workerd, and a plain fetch handler using core's `errorResponse()` on `Bun.serve` and
+ * on Bun (requireAuth then requireScope, and each requirement in one middleware) and on workerd, and a plain fetch handler using core's `errorResponse()` on `Bun.serve` and
  * `Deno.serve`. Each runtime process serves every variant (one server per variant) with its own
  * verifier, which fetches the keys from the test issuer listening on loopback. Each answer is checked
  * against the row's expectation and core's own error, and must be identical to Express's.
@@ -127,6 +127,12 @@ function remoteTarget(
 const SUITE: Suite = {
   targets: [
     remoteTarget('hono-bun', 'hono', startBun, "Hono's router cannot route Bun's relative URL: 404"),
+    remoteTarget(
+      'hono-one-layer-bun',
+      'hono-one-layer',
+      startBun,
+      "Hono's router cannot route Bun's relative URL: 404",
+    ),
     remoteTarget('fetch-bun', 'fetch', startBun),
     remoteTarget('fetch-deno', 'fetch', startDeno),
     remoteTarget('hono-workerd', 'hono', startWorkerd, 'workerd answers 400'),

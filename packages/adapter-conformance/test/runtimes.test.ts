@@ -1,6 +1,7 @@
 /**
  * The conformance table, unchanged, against the Request-based targets: Hono with `@gatehouse/hono`
- * and a plain fetch handler using core's `errorResponse()`, on Node (this file) — each answer is
+ * (requireAuth then requireScope/requireRole, and the same requirements in one middleware with
+ * `auth.requireScope()`/`auth.requireRole()`) and a plain fetch handler using core's `errorResponse()`, on Node (this file) — each answer is
  * checked against the row's expectation and core's own error, and must be identical to Express's
  * (status, `WWW-Authenticate`, `Retry-After`, `DPoP-Nonce`, content type, body bytes), by the suite's
  * one runner (runner.ts).
@@ -8,7 +9,7 @@
 import { createDpopProof } from '@gatehouse/testing';
 import { describe, expect, it } from 'vitest';
 import { DPOP_ROWS, ROWS, STEP_UP_ROWS, SUBJECT, send } from '../src/index.js';
-import { startFetchNode, startHonoNode } from '../src/node-fetch-apps.js';
+import { startFetchNode, startHonoNode, startHonoNodeOneLayer } from '../src/node-fetch-apps.js';
 import {
   type AnyRow,
   type Exclusion,
@@ -31,6 +32,7 @@ const EXCLUDES: readonly Exclusion[] = [
 const SUITE: Suite = {
   targets: [
     localTarget('hono-node', 'express', { start: startHonoNode, excludes: EXCLUDES }),
+    localTarget('hono-node-one-layer', 'express', { start: startHonoNodeOneLayer, excludes: EXCLUDES }),
     localTarget('fetch-node', 'express', { start: startFetchNode, excludes: EXCLUDES }),
   ],
   reference: 'own',

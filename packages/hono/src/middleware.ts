@@ -70,7 +70,9 @@ function incomingOf(c: Context): NodeIncoming | undefined {
 
 /**
  * Protect routes with an access token. Sets `c.get('auth')` to the verified {@link AuthInfo}. Mounted
- * with `app.use()`, it also serves the RFC 9728 document when `resourceMetadata` is set.
+ * with `app.use()`, it also serves the RFC 9728 document when `resourceMetadata` is set. Its
+ * `requireScope()` and `requireRole()` methods check a route's requirement in the same middleware
+ * (one layer of Hono's middleware chain instead of two).
  *
  * @example
  * ```ts
@@ -80,6 +82,10 @@ function incomingOf(c: Context): NodeIncoming | undefined {
  * const app = new Hono();
  * app.use('/orders/*', requireAuth({ issuer: 'https://id.example.com', audience: 'https://api.example.com' }));
  * app.get('/orders', requireScope('read:orders'), (c) => c.json({ user: c.get('auth')?.subject }));
+ *
+ * // or, one middleware per route:
+ * const auth = requireAuth({ issuer: 'https://id.example.com', audience: 'https://api.example.com' });
+ * app.get('/refunds', auth.requireScope('refunds:read'), (c) => c.json({ user: c.get('auth')?.subject }));
  * ```
  */
 export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
@@ -88,8 +94,7 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
   // Failures are reported through the verifier's onWarning; `await auth.ready()` to fail the boot.
   if (warmUp) verifier.warmUp().catch(() => {});
   const guard: Guard = Object.freeze({ verifier, handleErrors });
-  // Built once: nothing is allocated per request but what the request itself needs.
-  const call = Object.freeze({ optional, allowDelegation });
+  const call: VerifyOptions = Object.freeze({ optional, allowDelegation });
   const view = Object.freeze({ origin });
 
   const serveMetadata = (c: Context): Response | undefined => {
@@ -100,44 +105,74 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
     });
   };
 
-  // Not `async`: with a cached token the verifier answers now, and the chain goes on without a
-  // promise of its own (a Hono app on Node answers a cached request in the time of a bare one).
-  const authenticate: MiddlewareHandler = (c, next) => {
-    const served = serveMetadata(c);
-    if (served !== undefined) return Promise.resolve(served);
-    (c as Guarded)[GUARD] = guard;
-    let result: ReturnType<Verifier['authenticateNow']>;
-    try {
-      const incoming = incomingOf(c);
-      const node = incoming === undefined ? undefined : nodeRequest(incoming, view);
-      result =
-        node === undefined
-          ? verifier.authenticateNow(c.req.raw, {
-              optional,
-              allowDelegation,
-              origin,
-              clientCertificate: peerCertificate(incoming?.socket),
-            })
-          : verifier.authenticateNow(node, call);
-    } catch (err) {
-      return refuse(err, guard);
-    }
-    if (result instanceof Promise)
-      return result.then(
-        (auth) => {
-          c.set('auth', auth);
-          return next();
-        },
-        (err: unknown) => refuse(err, guard),
-      );
-    c.set('auth', result);
-    return next();
+  /**
+   * The middleware authenticating with `call` (the verifier's per-call options), serving the metadata
+   * document first when `serve` is set. Not `async`: with a cached token the verifier answers now, and
+   * the chain goes on without a promise of its own (a Hono app on Node answers a cached request in the
+   * time of a bare one). Nothing is allocated per request but what the request itself needs.
+   */
+  const authenticateWith = (call: VerifyOptions, serve: boolean): MiddlewareHandler => {
+    const web = Object.freeze({ ...call, origin });
+    return (c, next) => {
+      if (serve) {
+        const served = serveMetadata(c);
+        if (served !== undefined) return Promise.resolve(served);
+      }
+      (c as Guarded)[GUARD] = guard;
+      let result: ReturnType<Verifier['authenticateNow']>;
+      try {
+        const incoming = incomingOf(c);
+        if (incoming === undefined) result = verifier.authenticateNow(c.req.raw, web);
+        else {
+          const node = nodeRequest(incoming, view);
+          result =
+            node === undefined
+              ? verifier.authenticateNow(c.req.raw, {
+                  ...web,
+                  clientCertificate: peerCertificate(incoming.socket),
+                })
+              : verifier.authenticateNow(node, call);
+        }
+      } catch (err) {
+        return refuse(err, guard);
+      }
+      if (result instanceof Promise)
+        return result.then(
+          (auth) => {
+            c.set('auth', auth);
+            return next();
+          },
+          (err: unknown) => refuse(err, guard),
+        );
+      c.set('auth', result);
+      return next();
+    };
   };
+
+  /**
+   * `requireAuth()` and a route requirement in one middleware: a route requirement needs a token (an
+   * anonymous request is refused with 401, as `requireScope()` refuses it after an `optional`
+   * `requireAuth()`), and delegated tokens pass only when both allow them.
+   */
+  const authorizeWith = (requirement: VerifyOptions): MiddlewareHandler =>
+    authenticateWith(
+      Object.freeze({
+        ...requirement,
+        optional: false,
+        allowDelegation: allowDelegation && requirement.allowDelegation !== false,
+      }),
+      false,
+    );
+
   const metadataOnly: MiddlewareHandler = async (c, next) => serveMetadata(c) ?? (await next());
-  return Object.assign(authenticate, {
+  return Object.assign(authenticateWith(call, true), {
     verifier,
     metadata: metadataOnly,
     ready: () => verifier.warmUp(),
+    requireScope: (scopes: string | readonly string[], options?: RequireScopeOptions) =>
+      authorizeWith(resolveScopeRequirement(scopes, options)),
+    requireRole: (roles: string | readonly string[], options?: RequireRoleOptions) =>
+      authorizeWith(resolveRoleRequirement(roles, options)),
   });
 }
 

@@ -80,4 +80,28 @@ export interface RequireAuthHandler extends MiddlewareHandler {
   readonly metadata: MiddlewareHandler;
   /** Fetch the signing keys now; rejects with a `KeySetError` explaining a misconfiguration. */
   ready(): Promise<void>;
+  /**
+   * This `requireAuth()` and `requireScope(scopes, options)` in one middleware, for a route that does
+   * not also pass through this `requireAuth()`: the same answers, one layer of Hono's middleware chain
+   * instead of two. The route always needs a token (`optional` does not apply); delegated tokens pass
+   * only when both this `requireAuth()` and `options` allow them. Metadata is not served here (mount
+   * `auth.metadata` for that).
+   *
+   * @example
+   * ```ts
+   * const auth = requireAuth({ issuer: 'https://id.example.com', audience: 'https://api.example.com' });
+   * app.get('/orders', auth.requireScope('read:orders'), (c) => c.json({ user: c.get('auth')?.subject }));
+   * app.post('/refunds', auth.requireScope('refunds:create', { allowDelegation: false }), handler);
+   * ```
+   */
+  requireScope(scopes: string | readonly string[], options?: RequireScopeOptions): MiddlewareHandler;
+  /**
+   * This `requireAuth()` and `requireRole(roles, options)` in one middleware, as {@link requireScope}.
+   *
+   * @example
+   * ```ts
+   * app.get('/reports', auth.requireRole('auditor'), handler);
+   * ```
+   */
+  requireRole(roles: string | readonly string[], options?: RequireRoleOptions): MiddlewareHandler;
 }

@@ -204,3 +204,83 @@ describe('requireScope', () => {
     expect(() => requireAuth({ ...options(), optinal: true } as never)).toThrow(/did you mean "optional"/);
   });
 });
+
+describe('auth.requireScope() and auth.requireRole(): requireAuth and the requirement in one middleware', () => {
+  it('answers as requireAuth followed by requireScope: 200, 403 insufficient_scope, 401 without a token', async () => {
+    const auth = requireAuth(options());
+    const app = new Hono();
+    app.get('/orders', auth.requireScope('read:orders'), (c) => c.json({ subject: c.get('auth')?.subject }));
+    app.get('/any', auth.requireScope(['admin', 'read:orders'], { mode: 'any' }), (c) => c.json({}));
+    app.get('/reports', auth.requireRole('auditor'), (c) => c.json({ roles: c.get('auth')?.roles }));
+    const base = await start(app);
+    const reader = await issuer.sign({ sub: 'u-1', scope: 'read:orders', roles: ['auditor'] });
+    const nobody = await issuer.sign({ scope: 'profile' });
+    expect(await (await fetch(`${base}/orders`, bearer(reader))).json()).toEqual({ subject: 'u-1' });
+    expect((await fetch(`${base}/any`, bearer(reader))).status).toBe(200);
+    expect(await (await fetch(`${base}/reports`, bearer(reader))).json()).toEqual({ roles: ['auditor'] });
+
+    const refused = await fetch(`${base}/orders`, bearer(nobody));
+    const expected = new InsufficientScopeError(['read:orders'], 'all', auth.verifier.context);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toBe(expected.wwwAuthenticate);
+    expect(await refused.json()).toEqual(expected.toJSON());
+    expect((await fetch(`${base}/reports`, bearer(nobody))).status).toBe(403);
+
+    const anonymous = await fetch(`${base}/orders`);
+    const missing = new MissingTokenError(auth.verifier.context);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toBe(missing.wwwAuthenticate);
+  });
+
+  it('needs a token even when requireAuth is optional, as requireScope after it does', async () => {
+    const auth = requireAuth({ ...options(), optional: true });
+    const app = new Hono();
+    app.get('/open', auth, (c) => c.json({ anonymous: c.get('auth') === undefined }));
+    app.get('/scoped', auth.requireScope('read:orders'), (c) => c.json({ ok: true }));
+    const base = await start(app);
+    expect(await (await fetch(`${base}/open`)).json()).toEqual({ anonymous: true });
+    expect((await fetch(`${base}/scoped`)).status).toBe(401);
+  });
+
+  it('lets a delegated token through only when requireAuth and the route both allow it', async () => {
+    const strict = requireAuth({ ...options(), allowDelegation: false });
+    const lenient = requireAuth(options());
+    const app = new Hono();
+    app.get('/strict', strict.requireScope('read:orders', { allowDelegation: true }), (c) => c.json({}));
+    app.get('/route', lenient.requireScope('read:orders', { allowDelegation: false }), (c) => c.json({}));
+    app.get('/open', lenient.requireScope('read:orders'), (c) => c.json({}));
+    const base = await start(app);
+    const delegated = await issuer.sign({ scope: 'read:orders', act: { sub: 'support-7' } });
+    for (const path of ['/strict', '/route']) {
+      const res = await fetch(`${base}${path}`, bearer(delegated));
+      const body = (await res.json()) as { error?: string };
+      expect([path, res.status, body.error]).toEqual([path, 403, 'access_denied']);
+    }
+    expect((await fetch(`${base}/open`, bearer(delegated))).status).toBe(200);
+  });
+
+  it('does not serve the metadata document (auth.metadata does), and validates its arguments at creation', async () => {
+    const verifierOptions = { ...options(), resourceMetadata: resourceMetadataUrl(AUDIENCE) };
+    const auth = requireAuth({ ...verifierOptions, resourceMetadata: { resourceName: 'Orders' } });
+    const path = new URL(resourceMetadataUrl(AUDIENCE)).pathname;
+    const app = new Hono();
+    app.get(path, auth.requireScope('read:orders'), (c) => c.json({ handler: true }));
+    const res = await fetch(`${await start(app)}${path}`);
+    expect(res.status).toBe(401);
+    expect(() => auth.requireScope('read:orders', { mode: 'some' as never })).toThrow(TypeError);
+    expect(() => auth.requireScope('')).toThrow(TypeError);
+    expect(() => auth.requireRole([])).toThrow(TypeError);
+    expect(() => auth.requireScope('read:orders', { alowDelegation: false } as never)).toThrow(
+      /did you mean "allowDelegation"/,
+    );
+  });
+
+  it('with handleErrors: false, throws the AuthError itself to app.onError', async () => {
+    const auth = requireAuth({ ...options(), handleErrors: false });
+    const app = new Hono();
+    app.onError((err, c) => c.json({ scope: err instanceof InsufficientScopeError }, 418));
+    app.get('/orders', auth.requireScope('read:orders'), (c) => c.json({}));
+    const res = await fetch(`${await start(app)}/orders`, bearer(await issuer.sign({ scope: 'profile' })));
+    expect([res.status, await res.json()]).toEqual([418, { scope: true }]);
+  });
+});

@@ -23,5 +23,17 @@ describe('@gatehouse/hono types', () => {
     expectTypeOf(auth).toExtend<MiddlewareHandler>();
     expectTypeOf(auth.verifier).toEqualTypeOf<Verifier>();
     expectTypeOf(requireScope('a', { mode: 'any' })).toExtend<MiddlewareHandler>();
+    expectTypeOf(
+      auth.requireScope('a', { mode: 'any', allowDelegation: false }),
+    ).toExtend<MiddlewareHandler>();
+    expectTypeOf(auth.requireRole(['admin'], { mode: 'any' })).toExtend<MiddlewareHandler>();
+  });
+
+  it("types c.get('auth') after auth.requireScope()", () => {
+    const auth = requireAuth({ verifier });
+    new Hono().get('/orders', auth.requireScope('read:orders'), (c) => {
+      expectTypeOf(c.get('auth')).toEqualTypeOf<AuthInfo | undefined>();
+      return c.json({ user: c.get('auth')?.subject });
+    });
   });
 });

@@ -9,8 +9,11 @@ import { createVerifier, type ResourceMetadataOptions, type VerifierOptions } fr
 import { createFetchHandler } from '../fetch-app.js';
 import { createHonoApp } from '../hono-app.js';
 
-/** The app a runtime serves: Hono with `@gatehouse/hono`, or the plain fetch handler. */
-export type RuntimeApp = 'hono' | 'fetch';
+/**
+ * The app a runtime serves: Hono with `@gatehouse/hono` (`hono-one-layer`: each route requirement in
+ * one middleware, `auth.requireScope()`), or the plain fetch handler.
+ */
+export type RuntimeApp = 'hono' | 'hono-one-layer' | 'fetch';
 
 /** One variant's deployment: a verifier and the app's settings (JSON, so no `fetch` function). */
 export interface VariantServeConfig {
@@ -37,7 +40,7 @@ export function handlerFor(
     const handle = createFetchHandler(setup);
     return (request) => handle(request);
   }
-  const hono = createHonoApp(setup);
+  const hono = createHonoApp({ ...setup, oneLayer: app === 'hono-one-layer' });
   return async (request) => hono.fetch(request);
 }
 
