@@ -7,8 +7,8 @@
  *                      Hono's middleware chain costs by itself
  *   gatehouse          @gatehouse/hono requireAuth + requireScope, result cache off
  *   gatehouse-cached   the same with the result cache on (every request repeats the token)
- *   gatehouse-cached-one  one middleware: requireAuth with core's `requiredScopes` (cache on), no
- *                      requireScope: what a route needing one fixed scope can use
+ *   gatehouse-cached-one  one middleware: `auth.requireScope(scope)` (requireAuth and the scope check
+ *                      in one layer of Hono's chain, cache on)
  *   hono-jwk           Hono's own `jwk` middleware with `jwks_uri`, `alg`, iss/aud/typ (at+jwt) checks, and a scope check
  */
 import { requireAuth, requireScope } from '@gatehouse/hono';
@@ -49,10 +49,9 @@ export async function createApp(spec) {
         jwksUri: spec.jwksUri,
         algorithms: [spec.alg],
         ...(spec.config === 'gatehouse' ? { cache: false } : {}),
-        ...(one ? { requiredScopes: spec.scope } : {}),
       });
       await auth.ready();
-      const handlers = one ? [auth] : [auth, requireScope(spec.scope)];
+      const handlers = one ? [auth.requireScope(spec.scope)] : [auth, requireScope(spec.scope)];
       app.get(
         '/orders',
         ...handlers,

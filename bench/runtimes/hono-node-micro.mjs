@@ -6,7 +6,7 @@
  * A quiet way to see the middleware's plumbing cost on a busy machine, next to the HTTP benchmark
  * (hono-http.mjs), whose ratios include node:http parsing and the socket. `hono-noop` (two pass-through
  * middlewares) shows what Hono's middleware chain costs by itself; `gatehouse-cached-one` is the one
- * middleware form (requireAuth with core's `requiredScopes`). With BENCH_RUNTIMES including `bun`, the
+ * middleware form (`auth.requireScope()`). With BENCH_RUNTIMES including `bun`, the
  * same apps also run on Bun through `app.fetch()` with WHATWG `Request`s (hono-fetch-micro-main.mjs), as
  * `Bun.serve` calls them, with core's WebCrypto build. Env: BENCH_ROUNDS (7), BENCH_ITERATIONS (20000),
  * BENCH_ALGS (ES256,RS256), BENCH_RUNTIMES (node,bun). Prints CPU ns/request (median of rounds) and the
@@ -45,7 +45,7 @@ try {
     );
   }
   const lines = [
-    '| runtime | alg | bare | 2 no-op middlewares | requireAuth + requireScope, cached | added over bare | added over no-op | requireAuth with requiredScopes, cached | added over bare |',
+    '| runtime | alg | bare | 2 no-op middlewares | requireAuth + requireScope, cached | added over bare | added over no-op | auth.requireScope() (one middleware), cached | added over bare |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const runtime of RUNTIMES)
