@@ -40,6 +40,26 @@ it('requireAuth, requireScope and c.get("auth")', async () => {
   expect((await fetch(`${base}/orders`)).status).toBe(401);
 });
 
+it('auth.requireScope(): requireAuth and the scope check in one middleware', async () => {
+  const app = new Hono();
+  const auth = requireAuth({ issuer: 'https://id.example.com/oidc', audience: 'https://api.example.com' });
+  app.use(auth.metadata); // the RFC 9728 document, when resourceMetadata is set
+
+  app.get('/orders', auth.requireScope('read:orders'), (c) => c.json({ for: c.get('auth')?.subject }));
+  app.post('/refunds', auth.requireScope('refunds:create', { allowDelegation: false }), (c) => c.json({}));
+
+  const base = await listen(app.fetch);
+  const token = await issuer.sign({ sub: 'user-1', scope: 'read:orders' });
+  const res = await fetch(`${base}/orders`, { headers: { authorization: `Bearer ${token}` } });
+  expect(await res.json()).toEqual({ for: 'user-1' });
+  expect((await fetch(`${base}/orders`)).status).toBe(401);
+  const refused = await fetch(`${base}/refunds`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(refused.status).toBe(403);
+});
+
 it('app.onError sees an HTTPException whose cause is the AuthError', async () => {
   const app = new Hono();
   app.use(requireAuth({ issuer: 'https://id.example.com/oidc', audience: 'https://api.example.com' }));
