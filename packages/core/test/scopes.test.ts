@@ -27,8 +27,12 @@ describe('hasScopes', () => {
     [['READ:users'], ['read:users']],
     [['read'], ['read:users']],
     [['read:users:extra'], ['read:users']],
-  ])('%j does not satisfy %j', (granted, required) => {
+  ])('A44: %j does not satisfy %j', (granted, required) => {
     expect(hasScopes(granted, required)).toBe(false);
+    // The same through the lists core makes (searched through their unfrozen copies), in both modes.
+    const made = parseScopes({ scope: granted.join(' ') });
+    for (const mode of ['all', 'any'] as const)
+      expect(hasScopes(made, toScopeList(required.join(' ')), mode)).toBe(false);
   });
   it('all vs any', () => {
     expect(hasScopes(['a'], ['a', 'b'], 'all')).toBe(false);
