@@ -1,6 +1,7 @@
 /**
  * Hono 4 middleware: `requireAuth()` hands the standard `Request` to the core verifier and sets
- * `c.get('auth')`; `requireScope()` checks the verified token against a route's scopes. Every failure
+ * `c.get('auth')`; `requireScope()` checks the verified token against a route's scopes, and
+ * `auth.requireScope()` does both in one middleware (one layer of Hono's chain). Every failure
  * is an `AuthError` from core, thrown as an `HTTPException` whose response is core's `errorResponse()`.
  * Runs on every runtime Hono runs on; on Node (`@hono/node-server`) the request is read from its
  * IncomingMessage as the other Node adapters read theirs (with the TLS client certificate of the
@@ -106,13 +107,13 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
   };
 
   /**
-   * The middleware authenticating with `call` (the verifier's per-call options), serving the metadata
+   * The middleware authenticating with `checks` (the verifier's per-call options), serving the metadata
    * document first when `serve` is set. Not `async`: with a cached token the verifier answers now, and
    * the chain goes on without a promise of its own (a Hono app on Node answers a cached request in the
    * time of a bare one). Nothing is allocated per request but what the request itself needs.
    */
-  const authenticateWith = (call: VerifyOptions, serve: boolean): MiddlewareHandler => {
-    const web = Object.freeze({ ...call, origin });
+  const authenticateWith = (checks: VerifyOptions, serve: boolean): MiddlewareHandler => {
+    const web = Object.freeze({ ...checks, origin });
     return (c, next) => {
       if (serve) {
         const served = serveMetadata(c);
@@ -131,7 +132,7 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
                   ...web,
                   clientCertificate: peerCertificate(incoming.socket),
                 })
-              : verifier.authenticateNow(node, call);
+              : verifier.authenticateNow(node, checks);
         }
       } catch (err) {
         return refuse(err, guard);
