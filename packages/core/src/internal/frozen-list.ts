@@ -5,6 +5,9 @@
  * route's requirement. A list made by {@link frozenList} carries an unfrozen copy of its entries under
  * a module-private symbol (non-enumerable: spreading, `JSON.stringify` and `Object.keys` never see it),
  * and the scope and role checks search that copy. Lists made elsewhere are searched as they are.
+ * The copy is not frozen: code that digs it out by reflection (`Object.getOwnPropertySymbols`) could
+ * change what the list is searched for. Core keeps the symbol private and trusts the app's own code; a
+ * `WeakMap` would hide the copy entirely, at the cost of a lookup per list per request.
  *
  * @module
  */
