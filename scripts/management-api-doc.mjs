@@ -87,6 +87,50 @@ function schemaTable(schema) {
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
+/** Heading of the permission matrix's "no token" column. */
+export const NO_TOKEN = 'no token';
+
+/**
+ * The permission matrix: for every operation, what a token holding one Management API scope (or none)
+ * gets — `✓` (the scope lets the call through), `403` or `401`.
+ *
+ * @param {Record<string, any>} openapi the issuer's OpenAPI 3.1 document
+ * @returns {{ scopes: string[], rows: { method: string, path: string, cells: Record<string, string> }[] }}
+ */
+export function permissionMatrix(openapi) {
+  const scopes = Object.keys(openapi.components.securitySchemes.bearer.flows.clientCredentials.scopes);
+  const prefix = new URL(openapi.servers[0].url).pathname.replace(/\/$/, '');
+  const rows = [];
+  for (const [path, item] of Object.entries(openapi.paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (op === undefined) continue;
+      const allowed = new Set(op.security[0].bearer);
+      const cells = { [NO_TOKEN]: '401' };
+      for (const scope of scopes) cells[scope] = allowed.has(scope) ? '✓' : '403';
+      rows.push({ method: method.toUpperCase(), path: `${prefix}${path}`, cells });
+    }
+  }
+  return { scopes, rows };
+}
+
+/** What an operation's scope ceiling and audit event are, in words (`x-gatehouse-change`). */
+function changeNote(change) {
+  const acts = change.actsOn;
+  const parts = [];
+  if (acts.user) parts.push(`acts on the user \`{${acts.user}}\``);
+  if (acts.application) parts.push(`acts on the application \`{${acts.application}}\``);
+  if (acts.role) parts.push(`changes the role \`{${acts.role}}\``);
+  if (acts.resource) parts.push(`changes the API resource \`{${acts.resource}}\``);
+  if (acts.grantsRoles) parts.push('grants the roles of `roleIds`');
+  if (acts.grantsScopes) parts.push('adds the scopes of `scopeIds`');
+  const ceiling =
+    parts.length === 0
+      ? ''
+      : ` Scope ceiling: ${parts.join('; ')} — refused with \`403\` unless the caller holds every scope it holds or grants (built-in entities: only with \`all\`).`;
+  return `Records the audit event ${code(change.auditEvent)} in the same transaction.${ceiling}`;
+}
+
 /**
  * Render the reference page.
  *
@@ -119,7 +163,9 @@ export function renderManagementApiDoc(openapi) {
     '',
     `Every operation needs \`Authorization: Bearer <token>\`, where the token comes from the client credentials grant at`,
     `\`${flows.tokenUrl}\` with \`resource=${server}\`, for a \`MachineToMachine\` application whose roles hold the scopes`,
-    'below. User tokens and impersonation tokens (with `act`) are refused with `403`.',
+    'below, or a token of a person signed in to the admin console (its own application), holding the scopes of their roles.',
+    'Other user tokens and impersonation tokens (with `act`) are refused with `403`. The scopes count as the token',
+    'carries them *and* as the caller’s roles grant them at the time of the request: a scope taken away works at once.',
     '',
     '| Scope | Grants |',
     '| --- | --- |',
@@ -136,6 +182,42 @@ export function renderManagementApiDoc(openapi) {
         `| ${entry.method.toUpperCase()} | [${code(entry.path)}](#${opAnchor(entry)}) | ${cell(entry.op.summary)} | ${scopesOf(entry.op)} |`,
     ),
   ];
+
+  const matrix = permissionMatrix(openapi);
+  const columns = [NO_TOKEN, ...matrix.scopes];
+  lines.push(
+    '',
+    '## Permission matrix',
+    '',
+    'What a token holding one Management API scope gets from each operation: `✓` — the call goes through to',
+    'the operation (which may still answer `400`, `404`, `409`, or `403` from the scope ceiling below); `403` —',
+    'refused (`insufficient_scope`); `401` — no token. A `<area>:write` scope also reads. The test',
+    '`packages/issuer/test/management/permission-matrix.test.ts` runs this whole table against a live issuer, for',
+    'machine-to-machine tokens and console users alike.',
+    '',
+    `| Method | Path | ${columns.map(code).join(' | ')} |`,
+    `| --- | --- | ${columns.map(() => '---').join(' | ')} |`,
+    ...matrix.rows.map(
+      (row) =>
+        `| ${row.method} | ${code(row.path)} | ${columns.map((column) => row.cells[column]).join(' | ')} |`,
+    ),
+    '',
+    '## The scope ceiling',
+    '',
+    'Holding a route’s scope is not enough to change anything: a caller acts only within the scopes it holds,',
+    'on principals that hold no more than it. A role may be granted (to a user or an application), and a scope',
+    'added to a role, only by a caller holding every scope it grants — of the Management API and of every other',
+    'API — or holding `all`. A user or an application may be changed, deleted, given or relieved of roles, and',
+    'have its password, suspension, personal access tokens, secret or redirect URIs set, only by a caller holding',
+    'every scope it holds. The built-in entities (the console’s application, the administrator application, the',
+    'Management API resource and its scopes, the built-in roles) change only with `all`, and the console',
+    'application’s redirect and logout URIs, type, authentication, secret and token-exchange switch never',
+    'through the API (its configuration sets them at every start). A refusal is `403` with',
+    '`{"code":"access_denied","reason":…}` (`role_exceeds_caller`, `scope_exceeds_caller`,',
+    '`principal_exceeds_caller`, `built_in`, `configuration_only`, `scope_not_held`) and changes nothing. Every',
+    'change is recorded as an audit event (who, the route, the target ids and the names of the fields sent,',
+    'never their values) in the same transaction.',
+  );
 
   for (const tag of tags) {
     lines.push('', `## ${tag}`);
@@ -157,6 +239,7 @@ export function renderManagementApiDoc(openapi) {
       }
       const body = op.requestBody?.content['application/json']?.schema;
       if (body !== undefined) lines.push('', `Request body (JSON): ${typeOf(body)}.`);
+      if (op['x-gatehouse-change'] !== undefined) lines.push('', changeNote(op['x-gatehouse-change']));
       lines.push('', '| Status | Meaning | Body |', '| --- | --- | --- |');
       for (const [status, response] of Object.entries(op.responses)) {
         const schema = response.content?.['application/json']?.schema;

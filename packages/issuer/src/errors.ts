@@ -176,6 +176,49 @@ export class AccessDeniedError extends ManagementError {
 }
 
 /**
+ * Why a Management API change was refused by the scope ceiling (`management/ceiling.ts`):
+ * - `scope_not_held`: the caller no longer holds a scope the route needs (its roles changed since its
+ *   token was issued);
+ * - `role_exceeds_caller`: a role to grant (or to change) grants a scope the caller does not hold;
+ * - `scope_exceeds_caller`: a scope to add to a role is one the caller does not hold;
+ * - `principal_exceeds_caller`: the user or application acted on holds a scope the caller does not;
+ * - `built_in`: a built-in entity (the console's application, the administrator application, the
+ *   Management API resource and its scopes, the built-in roles), changed only with `all`;
+ * - `configuration_only`: a setting of the console's application that only configuration changes.
+ */
+export type PrivilegeReason =
+  | 'scope_not_held'
+  | 'role_exceeds_caller'
+  | 'scope_exceeds_caller'
+  | 'principal_exceeds_caller'
+  | 'built_in'
+  | 'configuration_only';
+
+/**
+ * 403: the caller may use the route, but not for this: what it would grant, or whom it would act on,
+ * holds more than the caller does (the scope ceiling). Nothing was changed. The body carries the
+ * stable {@link PrivilegeReason}.
+ *
+ * @example
+ * ```ts
+ * throw new PrivilegeError('role_exceeds_caller', 'The role grants a scope you do not hold: all');
+ * // 403 {"code":"access_denied","reason":"role_exceeds_caller","message":"…"}
+ * ```
+ */
+export class PrivilegeError extends ManagementError {
+  readonly status = 403;
+  readonly code = 'access_denied' as const;
+  readonly reason: PrivilegeReason;
+  constructor(reason: PrivilegeReason, message: string) {
+    super(message);
+    this.reason = reason;
+  }
+  override toJSON(): { code: 'access_denied'; reason: PrivilegeReason; message: string } {
+    return { code: this.code, reason: this.reason, message: this.message };
+  }
+}
+
+/**
  * 400: the user is suspended, so the operation (e.g. minting a subject token for them) is refused.
  *
  * @example
@@ -266,6 +309,7 @@ export class RateLimitedError extends ManagementError {
 export type AnyManagementError =
   | ValidationError
   | AccessDeniedError
+  | PrivilegeError
   | NotFoundError
   | ConflictError
   | MethodNotAllowedError

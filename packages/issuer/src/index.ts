@@ -80,6 +80,8 @@ export {
   NoAdministratorError,
   NotFoundError,
   PayloadTooLargeError,
+  PrivilegeError,
+  type PrivilegeReason,
   RateLimitedError,
   StoreConflictError,
   TokenExchangeError,
@@ -112,7 +114,13 @@ export { openSqliteStore, type SqliteStoreOptions } from './storage/drivers/sqli
 export type { DatabaseFileWarning } from './storage/drivers/sqlite-files.js';
 export { describeDatabase, type OpenStoreOptions, openStore } from './storage/open.js';
 export type * from './storage/store.js';
-export { APPLICATION_TYPES, AUDIT_EVENT_TYPES, ROLE_TYPES, WEBHOOK_EVENT_TYPES } from './storage/store.js';
+export {
+  APPLICATION_TYPES,
+  AUDIT_EVENT_TYPES,
+  MANAGEMENT_EVENT_TYPES,
+  ROLE_TYPES,
+  WEBHOOK_EVENT_TYPES,
+} from './storage/store.js';
 export { emit, type WebhookEmission } from './webhooks/emit.js';
 export {
   signWebhook,

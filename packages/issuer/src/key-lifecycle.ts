@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { ResolvedConfig } from './config/schema.js';
 import { epoch } from './internal/ids.js';
 import { describeKey, type KeySet, loadKeySet, rotateSigningKey, type SigningKeyInfo } from './keys.js';
-import type { Store } from './storage/store.js';
+import type { NewAuditEvent, SigningKeyRecord, Store } from './storage/store.js';
 
 /** Longest delay `setTimeout` accepts (2^31 − 1 ms); a later expiry is re-armed when it fires. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -54,8 +54,11 @@ export interface KeyLifecycle {
   refresh(): Promise<boolean>;
   /** {@link refresh} that logs a failure instead of rejecting. */
   refreshQuietly(): Promise<void>;
-  /** Rotate the signing key and switch to the new set. */
-  rotate(): Promise<SigningKeyInfo>;
+  /**
+   * Rotate the signing key and switch to the new set; `event` makes the audit event recorded with the
+   * rotation (a Management API change).
+   */
+  rotate(event?: (key: SigningKeyRecord) => NewAuditEvent): Promise<SigningKeyInfo>;
   /** Stop the timers and the store watch. */
   close(): void;
 }
@@ -135,8 +138,8 @@ export function createKeyLifecycle(deps: KeyLifecycleDeps): KeyLifecycle {
     reload,
     refresh,
     refreshQuietly,
-    async rotate() {
-      const key = await rotateSigningKey(store, config, epoch());
+    async rotate(event) {
+      const key = await rotateSigningKey(store, config, epoch(), event);
       await reload();
       log.info({ event: 'keys.rotated', kid: key.kid }, 'signing key rotated');
       return describeKey(key);

@@ -8,7 +8,7 @@
 import { createHash, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
 import type { SigningAlgorithm } from './config/defaults.js';
 import type { ResolvedConfig } from './config/schema.js';
-import type { SigningKeyRecord, Store } from './storage/store.js';
+import type { NewAuditEvent, SigningKeyRecord, Store } from './storage/store.js';
 
 /** A JWK as published or handed to oidc-provider. */
 export type Jwk = JsonWebKey & { kid: string; alg: string; use: 'sig' };
@@ -130,13 +130,17 @@ export async function loadKeySet(
   });
 }
 
-/** Rotate: the new key signs from now on; the previous active key stays published for the grace period. */
+/**
+ * Rotate: the new key signs from now on; the previous active key stays published for the grace
+ * period. `event`, when given, makes the audit event of the new key, recorded with the rotation.
+ */
 export async function rotateSigningKey(
   store: Store,
   config: Pick<ResolvedConfig, 'keys'>,
   now: number,
+  event?: (key: SigningKeyRecord) => NewAuditEvent,
 ): Promise<SigningKeyRecord> {
   const key = generateSigningKey(config.keys.algorithm, config.keys.rsaModulusLength, now);
-  await store.keys.rotate(key, now, now + config.keys.gracePeriod);
+  await store.keys.rotate(key, now, now + config.keys.gracePeriod, event?.(key));
   return key;
 }

@@ -114,8 +114,8 @@ async function assemble(
     validateApplication,
     verifier: () => oidc.verifier,
     limit: protection.limitManagement,
-    rotateKeys: async () => {
-      await keys.rotate();
+    rotateKeys: async (event) => {
+      await keys.rotate(event);
       return (await store.keys.list()).find((key) => key.status === 'active')!;
     },
   });

@@ -164,6 +164,7 @@ describe('createIssuer on PostgreSQL: instances sharing one database', () => {
     multiNode: real.multiNode,
     migrate: () => real.migrate(),
     exclusive: (name, fn) => real.exclusive(name, fn),
+    transaction: (fn) => real.transaction(fn),
     ping: () => real.ping(),
     close: () => real.close(),
     users: real.users,

@@ -10,7 +10,7 @@
 import type { AuthInfo } from '@gatehouse/core';
 import { DEFAULTS } from '../config/defaults.js';
 import type { ResolvedConfig } from '../config/schema.js';
-import type { Store } from '../storage/store.js';
+import type { StoreTables } from '../storage/store.js';
 
 /**
  * Whether `info` is a console user's token the Management API accepts.
@@ -21,7 +21,7 @@ import type { Store } from '../storage/store.js';
  * ```
  */
 export async function isConsoleUser(
-  store: Store,
+  store: Pick<StoreTables, 'users'>,
   config: Pick<ResolvedConfig, 'console'>,
   info: Pick<AuthInfo, 'clientId' | 'subject'>,
 ): Promise<boolean> {

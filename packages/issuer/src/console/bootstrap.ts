@@ -3,7 +3,9 @@
  * roles on the Management API resource — {@link CONSOLE_ROLES}`.administrator` (scope `all`) and
  * `.viewer` (every `:read` scope) — and, while the console is enabled, its public `SPA` application
  * (`gatehouse-console`: PKCE, no secret, first party, redirect URI `{baseUrl}/console/callback`). The
- * redirect URIs follow the base URL when it changes.
+ * redirect URIs follow the base URL when it changes; they, its type, its authentication and its
+ * token-exchange switch are set here at every start and never through the Management API
+ * (`management/ceiling.ts`).
  *
  * Who may use the console: a user holding one of these roles (or any user role granting Management
  * API scopes). Give one with the Management API (`POST /api/users/{id}/roles`) or a seed file
@@ -90,9 +92,20 @@ async function ensureApplication(store: Store, config: ResolvedConfig, now: numb
     throw new Error(
       `An application with client id ${id} exists and is not the console's public SPA application; rename it or set console.enabled to false`,
     );
-  } else if (!app.redirectUris.includes(redirectUri) || !app.postLogoutRedirectUris.includes(home)) {
-    // The base URL changed: the console's URIs follow it.
-    await store.applications.update(id, { redirectUris: [redirectUri], postLogoutRedirectUris: [home] }, now);
+  } else if (
+    app.redirectUris.length !== 1 ||
+    app.redirectUris[0] !== redirectUri ||
+    app.postLogoutRedirectUris.length !== 1 ||
+    app.postLogoutRedirectUris[0] !== home ||
+    app.tokenExchangeEnabled
+  ) {
+    // Its URIs follow the base URL, and nothing else may be added (catalogue F6): whatever a database
+    // holds from before (an older issuer let the Management API change them) is put back.
+    await store.applications.update(
+      id,
+      { redirectUris: [redirectUri], postLogoutRedirectUris: [home], tokenExchangeEnabled: false },
+      now,
+    );
   }
 }
 

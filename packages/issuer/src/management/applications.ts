@@ -15,6 +15,7 @@ import {
   type ApplicationRecord,
   type ApplicationType,
   type ClientAuthMethod,
+  type StoreTables,
 } from '../storage/store.js';
 import {
   atLeastOne,
@@ -207,12 +208,12 @@ export function buildApplicationSchemas(shared: SharedSchemas) {
 
 /** The application routes. */
 export function applicationRoutes(deps: ManagementDeps): RouteDef[] {
-  const { store } = deps;
   const schemas = buildApplicationSchemas(deps.schemas);
   const read = ['applications:read', 'applications:write'];
   const write = ['applications:write'];
   const tag = 'Applications';
-  const load = async (id: string) => found(await store.applications.get(id), 'Application');
+  const load = async (store: StoreTables, id: string) =>
+    found(await store.applications.get(id), 'Application');
 
   return [
     defineRoute({
@@ -223,7 +224,7 @@ export function applicationRoutes(deps: ManagementDeps): RouteDef[] {
       scopes: read,
       query: pageQuery,
       success: { status: 200, schema: schemas.applicationsPage, description: 'A page of applications' },
-      handler: async ({ query }) => {
+      handler: async ({ query, store }) => {
         const page = await store.applications.list(query);
         return { status: 200, body: { ...page, items: page.items.map(presentApplication) } };
       },
@@ -235,12 +236,13 @@ export function applicationRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: write,
       body: schemas.createApplication,
+      change: { event: 'application.created' },
       success: {
         status: 201,
         schema: schemas.applicationWithSecret,
         description: 'The new application, with its secret (shown once)',
       },
-      handler: async ({ body }) => {
+      handler: async ({ body, store, describe }) => {
         const method = checkShape(body);
         const secret = method === 'none' ? undefined : generateSecret();
         const draft = {
@@ -272,6 +274,7 @@ export function applicationRoutes(deps: ManagementDeps): RouteDef[] {
           updatedAt: now,
         });
         const app = await store.applications.create(draft, now);
+        describe({ details: { targets: { id: app.id } } });
         const body201 =
           secret === undefined
             ? presentApplication(app)
@@ -290,7 +293,10 @@ export function applicationRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: read,
       success: { status: 200, schema: schemas.application, description: 'The application' },
-      handler: async ({ params }) => ({ status: 200, body: presentApplication(await load(params.id!)) }),
+      handler: async ({ params, store }) => ({
+        status: 200,
+        body: presentApplication(await load(store, params.id!)),
+      }),
     }),
     defineRoute({
       method: 'PATCH',
@@ -299,9 +305,10 @@ export function applicationRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: write,
       body: schemas.updateApplication,
+      change: { event: 'application.updated', acts: { application: 'id' } },
       success: { status: 200, schema: schemas.application, description: 'The updated application' },
-      handler: async ({ params, body }) => {
-        const current = await load(params.id!);
+      handler: async ({ params, body, store }) => {
+        const current = await load(store, params.id!);
         const merged = { ...current, ...body };
         const method = checkShape(merged);
         await deps.validateApplication({ ...merged, tokenEndpointAuthMethod: method });
@@ -322,8 +329,9 @@ export function applicationRoutes(deps: ManagementDeps): RouteDef[] {
       summary: 'Delete an application',
       tag,
       scopes: write,
+      change: { event: 'application.deleted', acts: { application: 'id' } },
       success: { status: 204, description: 'Deleted' },
-      handler: async ({ params, auth }) => {
+      handler: async ({ params, auth, store }) => {
         if (params.id === auth.clientId) throw new ConflictError('An application cannot delete itself');
         if (!(await store.applications.delete(params.id!))) throw new NotFoundError('Application not found');
         return { status: 204 };
@@ -335,13 +343,14 @@ export function applicationRoutes(deps: ManagementDeps): RouteDef[] {
       summary: 'Rotate the client secret',
       tag,
       scopes: write,
+      change: { event: 'application.secret_rotated', acts: { application: 'id', fields: ['secret'] } },
       success: {
         status: 200,
         schema: schemas.applicationSecret,
         description: 'The new secret (shown once); the old one stops working',
       },
-      handler: async ({ params }) => {
-        const app = await load(params.id!);
+      handler: async ({ params, store }) => {
+        const app = await load(store, params.id!);
         if (!isConfidential(app.type)) throw new ValidationError(`${app.type} applications have no secret`);
         const secret = generateSecret();
         found(
@@ -358,8 +367,8 @@ export function applicationRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: read,
       success: { status: 200, schema: schemas.roleList, description: 'The roles' },
-      handler: async ({ params }) => {
-        await load(params.id!);
+      handler: async ({ params, store }) => {
+        await load(store, params.id!);
         const roles = await store.roles.listFor({ applicationId: params.id! });
         return { status: 200, body: { items: roles.map(presentRole) } };
       },
@@ -371,12 +380,13 @@ export function applicationRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: write,
       body: schemas.roleIds,
+      change: { event: 'application.roles_assigned', acts: { application: 'id', grantsRoles: true } },
       success: { status: 204, description: 'Assigned' },
-      handler: async ({ params, body }) => {
-        const app = await load(params.id!);
+      handler: async ({ params, body, store }) => {
+        const app = await load(store, params.id!);
         if (app.type !== 'MachineToMachine')
           throw new ValidationError('Roles can only be assigned to MachineToMachine applications');
-        const roles = await loadRoles(deps, body.roleIds, 'MachineToMachine');
+        const roles = await loadRoles(store, body.roleIds, 'MachineToMachine');
         await store.roles.assign(
           { applicationId: app.id },
           roles.map((role) => role.id),
@@ -390,8 +400,9 @@ export function applicationRoutes(deps: ManagementDeps): RouteDef[] {
       summary: 'Remove a role from an application',
       tag,
       scopes: write,
+      change: { event: 'application.role_removed', acts: { application: 'id' } },
       success: { status: 204, description: 'Removed' },
-      handler: async ({ params }) => {
+      handler: async ({ params, store }) => {
         if (!(await store.roles.unassign({ applicationId: params.id! }, params.roleId!))) {
           throw new NotFoundError('Role assignment not found');
         }

@@ -15,7 +15,12 @@
 import { z } from 'zod';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { hashSecret } from '../internal/secrets.js';
-import type { EndedImpersonations, ImpersonationSelector, SubjectTokenRecord } from '../storage/store.js';
+import type {
+  EndedImpersonations,
+  ImpersonationSelector,
+  StoreTables,
+  SubjectTokenRecord,
+} from '../storage/store.js';
 import { id, type SharedSchemas } from './primitives.js';
 import { defineRoute, type ManagementDeps, type RouteDef } from './router.js';
 
@@ -61,14 +66,14 @@ type EndBody = { subjectTokenId?: string; subjectToken?: string; actorId?: strin
 
 /** The selector of a request body, with the subject token it names (refused when unknown). */
 async function select(
-  deps: ManagementDeps,
+  store: Pick<StoreTables, 'subjectTokens'>,
   body: EndBody,
 ): Promise<{ selector: ImpersonationSelector; subjectToken?: SubjectTokenRecord }> {
   if (body.actorId !== undefined) return { selector: { actorId: body.actorId } };
   const subjectToken =
     body.subjectTokenId !== undefined
-      ? await deps.store.subjectTokens.get(body.subjectTokenId)
-      : await deps.store.subjectTokens.findByHash(hashSecret(body.subjectToken ?? ''));
+      ? await store.subjectTokens.get(body.subjectTokenId)
+      : await store.subjectTokens.findByHash(hashSecret(body.subjectToken ?? ''));
   if (subjectToken === undefined) throw new NotFoundError('Subject token not found');
   return { selector: { subjectTokenId: subjectToken.id }, subjectToken };
 }
@@ -91,22 +96,19 @@ export function impersonationRoutes(deps: ManagementDeps): RouteDef[] {
       tag: 'Impersonation',
       scopes: ['subject-tokens:create'],
       body: schemas.endImpersonation,
+      change: { event: 'impersonation.ended' },
       success: { status: 200, schema: schemas.endedImpersonation, description: 'What was ended' },
-      handler: async ({ body, auth }) => {
+      handler: async ({ body, auth, store, describe, takeEvent }) => {
         if (auth.clientId === undefined) throw new ValidationError('The caller has no client_id');
-        const { selector, subjectToken } = await select(deps, body);
-        const now = deps.now();
-        let event: ReturnType<typeof deps.audit.prepare> | undefined;
-        const ended: EndedImpersonations = await deps.store.impersonationTokens.end(
+        const { selector, subjectToken } = await select(store, body);
+        const ended: EndedImpersonations = await store.impersonationTokens.end(
           selector,
-          now,
+          deps.now(),
           (changed) => {
             const users = [
               ...new Set([...changed.tokens, ...changed.subjectTokens].map((token) => token.userId)),
             ];
-            event = deps.audit.prepare({
-              type: 'impersonation.ended',
-              applicationId: auth.clientId!,
+            describe({
               userId: subjectToken?.userId ?? null,
               actorId: 'actorId' in selector ? selector.actorId : (subjectToken?.actorId ?? null),
               details: {
@@ -117,10 +119,9 @@ export function impersonationRoutes(deps: ManagementDeps): RouteDef[] {
                 cancelledSubjectTokens: changed.subjectTokens.map((token) => token.id),
               },
             });
-            return event;
+            return takeEvent();
           },
         );
-        if (event !== undefined) deps.audit.stored(event);
         return {
           status: 200,
           body: { endedTokens: ended.tokens.length, cancelledSubjectTokens: ended.subjectTokens.length },

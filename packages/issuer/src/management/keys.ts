@@ -44,7 +44,6 @@ export function buildKeySchemas(shared: SharedSchemas) {
 
 /** The signing-key routes. */
 export function keyRoutes(deps: ManagementDeps): RouteDef[] {
-  const { store } = deps;
   const schemas = buildKeySchemas(deps.schemas);
   const tag = 'Signing keys';
   return [
@@ -59,7 +58,7 @@ export function keyRoutes(deps: ManagementDeps): RouteDef[] {
         schema: schemas.signingKeyList,
         description: 'Active and retired keys, newest first',
       },
-      handler: async () => ({ status: 200, body: { items: (await store.keys.list()).map(presentKey) } }),
+      handler: async () => ({ status: 200, body: { items: (await deps.store.keys.list()).map(presentKey) } }),
     }),
     defineRoute({
       method: 'POST',
@@ -67,12 +66,20 @@ export function keyRoutes(deps: ManagementDeps): RouteDef[] {
       summary: 'Rotate the signing key',
       tag,
       scopes: ['keys:write'],
+      // The rotation also reloads this instance's keys: the store records the event with the rotation.
+      change: { event: 'signing_key.rotated', transaction: false },
       success: {
         status: 201,
         schema: schemas.signingKey,
         description: 'The new active key; the previous one stays in the JWKS for the grace period',
       },
-      handler: async () => ({ status: 201, body: presentKey(await deps.rotateKeys()) }),
+      handler: async ({ describe, takeEvent }) => {
+        const key = await deps.rotateKeys((created) => {
+          describe({ details: { targets: { kid: created.kid }, alg: created.alg } });
+          return takeEvent();
+        });
+        return { status: 201, body: presentKey(key) };
+      },
     }),
   ];
 }

@@ -90,7 +90,9 @@ export function buildOpenApi(config: ResolvedConfig, routes: readonly RouteDef[]
       ),
       401: errorResponse('Missing, expired, forged or wrong-audience token'),
       403: errorResponse(
-        'Missing scope, a delegated (act) token, or neither a machine-to-machine nor an admin console token',
+        route.change?.acts === undefined
+          ? 'Missing scope, a delegated (act) token, or neither a machine-to-machine nor an admin console token'
+          : 'Missing scope, a delegated (act) token, neither a machine-to-machine nor an admin console token, or beyond the scope ceiling (reason in the body)',
       ),
     };
     if (route.path.includes('{')) responses[404] = errorResponse('Not found');
@@ -105,6 +107,12 @@ export function buildOpenApi(config: ResolvedConfig, routes: readonly RouteDef[]
       parameters,
       responses,
     };
+    if (route.change !== undefined) {
+      operation['x-gatehouse-change'] = {
+        auditEvent: route.change.event,
+        actsOn: { ...route.change.acts },
+      };
+    }
     if (route.body !== undefined) {
       operation.requestBody = {
         required: true,

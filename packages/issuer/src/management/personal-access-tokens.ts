@@ -12,7 +12,7 @@ import { NotFoundError, ValidationError } from '../errors.js';
 import { PERSONAL_ACCESS_TOKEN_PREFIX } from '../grants/exchange-subject.js';
 import { newId } from '../internal/ids.js';
 import { generateToken, hashSecret } from '../internal/secrets.js';
-import type { PersonalAccessTokenRecord } from '../storage/store.js';
+import type { PersonalAccessTokenRecord, StoreTables } from '../storage/store.js';
 import { id, isoInput, isoTime, list, name, type SharedSchemas, scopeName } from './primitives.js';
 import { defineRoute, found, iso, isoOrNull, type ManagementDeps, type RouteDef } from './router.js';
 
@@ -71,11 +71,10 @@ export function buildPersonalAccessTokenSchemas(shared: SharedSchemas) {
 
 /** The PAT routes. */
 export function personalAccessTokenRoutes(deps: ManagementDeps): RouteDef[] {
-  const { store } = deps;
   const schemas = buildPersonalAccessTokenSchemas(deps.schemas);
   const tag = 'Personal access tokens';
   const path = '/users/{id}/personal-access-tokens';
-  const loadUser = async (id: string) => found(await store.users.get(id), 'User');
+  const loadUser = async (store: StoreTables, id: string) => found(await store.users.get(id), 'User');
   return [
     defineRoute({
       method: 'GET',
@@ -84,8 +83,8 @@ export function personalAccessTokenRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: ['users:read', 'users:write'],
       success: { status: 200, schema: schemas.personalAccessTokenList, description: 'The tokens' },
-      handler: async ({ params }) => {
-        const user = await loadUser(params.id!);
+      handler: async ({ params, store }) => {
+        const user = await loadUser(store, params.id!);
         const items = await store.personalAccessTokens.listFor(user.id);
         return { status: 200, body: { items: items.map(presentPersonalAccessToken) } };
       },
@@ -97,13 +96,14 @@ export function personalAccessTokenRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: ['users:write'],
       body: schemas.createPersonalAccessToken,
+      change: { event: 'personal_access_token.created', acts: { user: 'id' } },
       success: {
         status: 201,
         schema: schemas.personalAccessTokenWithValue,
         description: 'The token; its value is shown only now',
       },
-      handler: async ({ params, body, auth }) => {
-        const user = await loadUser(params.id!);
+      handler: async ({ params, body, store, describe }) => {
+        const user = await loadUser(store, params.id!);
         const now = deps.now();
         const expiresAt = body.expiresAt === undefined ? null : Math.floor(Date.parse(body.expiresAt) / 1000);
         if (expiresAt !== null && expiresAt <= now) {
@@ -123,10 +123,7 @@ export function personalAccessTokenRoutes(deps: ManagementDeps): RouteDef[] {
           },
           now,
         );
-        await deps.audit.record({
-          type: 'personal_access_token.created',
-          applicationId: auth.clientId ?? null,
-          userId: user.id,
+        describe({
           details: { personalAccessTokenId: pat.id, name: pat.name, scopes: pat.scopes, expiresAt },
         });
         return {
@@ -144,16 +141,12 @@ export function personalAccessTokenRoutes(deps: ManagementDeps): RouteDef[] {
       summary: 'Revoke a personal access token',
       tag,
       scopes: ['users:write'],
+      change: { event: 'personal_access_token.revoked', acts: { user: 'id' } },
       success: { status: 204, description: 'Revoked' },
-      handler: async ({ params, auth }) => {
+      handler: async ({ params, store, describe }) => {
         if (!(await store.personalAccessTokens.delete(params.id!, params.tokenId!)))
           throw new NotFoundError('Personal access token not found');
-        await deps.audit.record({
-          type: 'personal_access_token.revoked',
-          applicationId: auth.clientId ?? null,
-          userId: params.id!,
-          details: { personalAccessTokenId: params.tokenId! },
-        });
+        describe({ details: { personalAccessTokenId: params.tokenId! } });
         return { status: 204 };
       },
     }),

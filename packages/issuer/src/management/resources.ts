@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { MAX_ROLES_CLAIM } from '../config/defaults.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { newId } from '../internal/ids.js';
-import type { ResourceRecord, ScopeRecord } from '../storage/store.js';
+import type { ResourceRecord, ScopeRecord, StoreTables } from '../storage/store.js';
 import {
   atLeastOne,
   description,
@@ -103,14 +103,13 @@ export function buildResourceSchemas(shared: SharedSchemas) {
 
 /** The resource routes. */
 export function resourceRoutes(deps: ManagementDeps): RouteDef[] {
-  const { store } = deps;
   const schemas = buildResourceSchemas(deps.schemas);
   const read = ['resources:read', 'resources:write'];
   const write = ['resources:write'];
   const tag = 'Resources';
-  const load = async (id: string) => found(await store.resources.get(id), 'Resource');
-  const editable = async (id: string) => {
-    const resource = await load(id);
+  const load = async (store: StoreTables, id: string) => found(await store.resources.get(id), 'Resource');
+  const editable = async (store: StoreTables, id: string) => {
+    const resource = await load(store, id);
     if (resource.system)
       throw new ConflictError('The Management API resource is built in and cannot be changed this way');
     return resource;
@@ -125,7 +124,7 @@ export function resourceRoutes(deps: ManagementDeps): RouteDef[] {
       scopes: read,
       query: pageQuery,
       success: { status: 200, schema: schemas.resourcesPage, description: 'A page of resources' },
-      handler: async ({ query }) => {
+      handler: async ({ query, store }) => {
         const page = await store.resources.list(query);
         return { status: 200, body: { ...page, items: page.items.map(presentResource) } };
       },
@@ -137,8 +136,9 @@ export function resourceRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: write,
       body: schemas.createResource,
+      change: { event: 'resource.created' },
       success: { status: 201, schema: schemas.resource, description: 'The new resource' },
-      handler: async ({ body }) => {
+      handler: async ({ body, store, describe }) => {
         const resource = await store.resources.create(
           {
             id: newId('resource'),
@@ -149,6 +149,7 @@ export function resourceRoutes(deps: ManagementDeps): RouteDef[] {
           },
           deps.now(),
         );
+        describe({ details: { targets: { id: resource.id } } });
         return {
           status: 201,
           body: presentResource(resource),
@@ -163,7 +164,10 @@ export function resourceRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: read,
       success: { status: 200, schema: schemas.resource, description: 'The resource' },
-      handler: async ({ params }) => ({ status: 200, body: presentResource(await load(params.id!)) }),
+      handler: async ({ params, store }) => ({
+        status: 200,
+        body: presentResource(await load(store, params.id!)),
+      }),
     }),
     defineRoute({
       method: 'PATCH',
@@ -172,8 +176,9 @@ export function resourceRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: write,
       body: schemas.updateResource,
+      change: { event: 'resource.updated', acts: { resource: 'id' } },
       success: { status: 200, schema: schemas.resource, description: 'The updated resource' },
-      handler: async ({ params, body }) => {
+      handler: async ({ params, body, store }) => {
         const resource = found(await store.resources.update(params.id!, body, deps.now()), 'Resource');
         return { status: 200, body: presentResource(resource) };
       },
@@ -184,9 +189,10 @@ export function resourceRoutes(deps: ManagementDeps): RouteDef[] {
       summary: 'Delete an API resource and its scopes',
       tag,
       scopes: write,
+      change: { event: 'resource.deleted', acts: { resource: 'id' } },
       success: { status: 204, description: 'Deleted' },
-      handler: async ({ params }) => {
-        await editable(params.id!);
+      handler: async ({ params, store }) => {
+        await editable(store, params.id!);
         await store.resources.delete(params.id!);
         return { status: 204 };
       },
@@ -198,8 +204,8 @@ export function resourceRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: read,
       success: { status: 200, schema: schemas.scopeList, description: 'The scopes' },
-      handler: async ({ params }) => {
-        await load(params.id!);
+      handler: async ({ params, store }) => {
+        await load(store, params.id!);
         return {
           status: 200,
           body: { items: (await store.resources.listScopes(params.id!)).map(presentScope) },
@@ -213,13 +219,15 @@ export function resourceRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: write,
       body: schemas.createScope,
+      change: { event: 'scope.created', acts: { resource: 'id' } },
       success: { status: 201, schema: schemas.scope, description: 'The new scope' },
-      handler: async ({ params, body }) => {
-        const resource = await editable(params.id!);
+      handler: async ({ params, body, store, describe }) => {
+        const resource = await editable(store, params.id!);
         const scope = await store.resources.createScope(
           { id: newId('scope'), resourceId: resource.id, name: body.name, description: body.description },
           deps.now(),
         );
+        describe({ details: { targets: { id: resource.id, scopeId: scope.id } } });
         return { status: 201, body: presentScope(scope) };
       },
     }),
@@ -230,9 +238,10 @@ export function resourceRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: write,
       body: schemas.updateScope,
+      change: { event: 'scope.updated', acts: { resource: 'id' } },
       success: { status: 200, schema: schemas.scope, description: 'The updated scope' },
-      handler: async ({ params, body }) => {
-        await load(params.id!);
+      handler: async ({ params, body, store }) => {
+        await load(store, params.id!);
         const scope = found(
           await store.resources.updateScope(params.id!, params.scopeId!, body.description),
           'Scope',
@@ -246,9 +255,10 @@ export function resourceRoutes(deps: ManagementDeps): RouteDef[] {
       summary: 'Delete a scope (and remove it from every role)',
       tag,
       scopes: write,
+      change: { event: 'scope.deleted', acts: { resource: 'id' } },
       success: { status: 204, description: 'Deleted' },
-      handler: async ({ params }) => {
-        await editable(params.id!);
+      handler: async ({ params, store }) => {
+        await editable(store, params.id!);
         if (!(await store.resources.deleteScope(params.id!, params.scopeId!)))
           throw new NotFoundError('Scope not found');
         return { status: 204 };

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { newId } from '../internal/ids.js';
-import { ROLE_TYPES, type RoleScope } from '../storage/store.js';
+import { ROLE_TYPES, type RoleScope, type StoreTables } from '../storage/store.js';
 import {
   atLeastOne,
   description,
@@ -55,12 +55,11 @@ export function buildRoleSchemas(shared: SharedSchemas) {
 
 /** The role routes. */
 export function roleRoutes(deps: ManagementDeps): RouteDef[] {
-  const { store } = deps;
   const schemas = buildRoleSchemas(deps.schemas);
   const read = ['roles:read', 'roles:write'];
   const write = ['roles:write'];
   const tag = 'Roles';
-  const load = async (id: string) => found(await store.roles.get(id), 'Role');
+  const load = async (store: StoreTables, id: string) => found(await store.roles.get(id), 'Role');
 
   return [
     defineRoute({
@@ -71,7 +70,7 @@ export function roleRoutes(deps: ManagementDeps): RouteDef[] {
       scopes: read,
       query: pageQuery,
       success: { status: 200, schema: schemas.rolesPage, description: 'A page of roles' },
-      handler: async ({ query }) => {
+      handler: async ({ query, store }) => {
         const page = await store.roles.list(query);
         return { status: 200, body: { ...page, items: page.items.map(presentRole) } };
       },
@@ -83,9 +82,11 @@ export function roleRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: write,
       body: schemas.createRole,
+      change: { event: 'role.created' },
       success: { status: 201, schema: schemas.role, description: 'The new role' },
-      handler: async ({ body }) => {
+      handler: async ({ body, store, describe }) => {
         const role = await store.roles.create({ id: newId('role'), ...body }, deps.now());
+        describe({ details: { targets: { id: role.id } } });
         return {
           status: 201,
           body: presentRole(role),
@@ -100,7 +101,10 @@ export function roleRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: read,
       success: { status: 200, schema: schemas.role, description: 'The role' },
-      handler: async ({ params }) => ({ status: 200, body: presentRole(await load(params.id!)) }),
+      handler: async ({ params, store }) => ({
+        status: 200,
+        body: presentRole(await load(store, params.id!)),
+      }),
     }),
     defineRoute({
       method: 'PATCH',
@@ -109,8 +113,9 @@ export function roleRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: write,
       body: schemas.updateRole,
+      change: { event: 'role.updated', acts: { role: 'id' } },
       success: { status: 200, schema: schemas.role, description: 'The updated role' },
-      handler: async ({ params, body }) => {
+      handler: async ({ params, body, store }) => {
         const role = found(await store.roles.update(params.id!, body, deps.now()), 'Role');
         return { status: 200, body: presentRole(role) };
       },
@@ -121,9 +126,10 @@ export function roleRoutes(deps: ManagementDeps): RouteDef[] {
       summary: 'Delete a role',
       tag,
       scopes: write,
+      change: { event: 'role.deleted', acts: { role: 'id' } },
       success: { status: 204, description: 'Deleted' },
-      handler: async ({ params }) => {
-        const role = await load(params.id!);
+      handler: async ({ params, store }) => {
+        const role = await load(store, params.id!);
         if (role.system)
           throw new ConflictError('The Management API administrator role is built in and cannot be deleted');
         await store.roles.delete(role.id);
@@ -141,8 +147,8 @@ export function roleRoutes(deps: ManagementDeps): RouteDef[] {
         schema: schemas.roleScopeList,
         description: 'The scopes, with their resource indicator',
       },
-      handler: async ({ params }) => {
-        await load(params.id!);
+      handler: async ({ params, store }) => {
+        await load(store, params.id!);
         return {
           status: 200,
           body: { items: (await store.roles.listScopes(params.id!)).map(presentRoleScope) },
@@ -156,9 +162,10 @@ export function roleRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: write,
       body: schemas.scopeIds,
+      change: { event: 'role.scopes_added', acts: { role: 'id', grantsScopes: true } },
       success: { status: 204, description: 'Added' },
-      handler: async ({ params, body }) => {
-        const role = await load(params.id!);
+      handler: async ({ params, body, store }) => {
+        const role = await load(store, params.id!);
         if (role.system)
           throw new ConflictError('The Management API administrator role is built in and cannot be changed');
         const scopeIds = [...new Set(body.scopeIds)];
@@ -173,9 +180,10 @@ export function roleRoutes(deps: ManagementDeps): RouteDef[] {
       summary: 'Remove a scope from a role',
       tag,
       scopes: write,
+      change: { event: 'role.scope_removed', acts: { role: 'id' } },
       success: { status: 204, description: 'Removed' },
-      handler: async ({ params }) => {
-        const role = await load(params.id!);
+      handler: async ({ params, store }) => {
+        const role = await load(store, params.id!);
         if (role.system)
           throw new ConflictError('The Management API administrator role is built in and cannot be changed');
         if (!(await store.roles.removeScope(role.id, params.scopeId!)))

@@ -6,8 +6,12 @@
  * `@gatehouse/core` (issuer `{baseUrl}/oidc`, audience `{baseUrl}/api`, RFC 9068 strict profile). A
  * token carrying `act` is refused (403); it must be a machine-to-machine token (`sub` = `client_id` of
  * an M2M application) or a signed-in admin console user's token (see `console/access.ts`), else 403;
- * and it must hold `all` or one of the route's scopes (else 403 `insufficient_scope`). Authentication
- * happens before the body is read.
+ * and it must hold `all` or one of the route's scopes (else 403 `insufficient_scope`) — in the token
+ * and, read again on every request, through the caller's roles now (`authority.ts`; else 403
+ * `access_denied`, reason `scope_not_held`). Authentication happens before the body is read.
+ *
+ * A route that changes something declares it (`change`: its audit event type and what it acts on) and
+ * runs in one transaction with the scope ceiling and its audit event (`change.ts`, `ceiling.ts`).
  *
  * @module
  */
@@ -17,9 +21,7 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { DEFAULTS } from '../config/defaults.js';
 import type { ResolvedConfig } from '../config/schema.js';
-import { isConsoleUser } from '../console/access.js';
 import {
-  AccessDeniedError,
   ConflictError,
   ManagementError,
   MethodNotAllowedError,
@@ -31,19 +33,26 @@ import {
 } from '../errors.js';
 import type { AuditTrail } from '../internal/audit.js';
 import { readJson, sendEmpty, sendJson } from '../internal/http.js';
-import type { ApplicationRecord, SigningKeyRecord, Store } from '../storage/store.js';
+import type { ApplicationRecord, NewAuditEvent, SigningKeyRecord, Store } from '../storage/store.js';
+import { type Authority, loadAuthority } from './authority.js';
+import { type ChangeDef, type ChangeScope, requireRouteScope, runChange } from './change.js';
 import type { SharedSchemas } from './primitives.js';
 
 /** HTTP methods used by the Management API. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** What a handler receives. */
-export interface RouteContext<B, Q> {
+/**
+ * What a handler receives: its input, the caller, and the stores to use — for a change, those of its
+ * transaction (see `change.ts`).
+ */
+export interface RouteContext<B, Q, P = undefined> extends ChangeScope {
   readonly params: Readonly<Record<string, string>>;
   readonly body: B;
   readonly query: Q;
   /** The verified caller. */
   readonly auth: AuthInfo;
+  /** What the route's `prepare` made before the change's transaction began. */
+  readonly prepared: P;
 }
 
 /** What a handler returns. */
@@ -61,6 +70,13 @@ export interface RouteDef {
   readonly tag: string;
   /** Any one of these scopes (or `all`) is enough. */
   readonly scopes: readonly string[];
+  /**
+   * Set on every route that changes something: its audit event and what it acts on (the scope
+   * ceiling). The router runs such a route with {@link runChange}.
+   */
+  readonly change?: ChangeDef | undefined;
+  /** Slow work done before a change's transaction begins (password hashing); its result is `prepared`. */
+  prepare?(input: { readonly body: unknown }): Promise<unknown>;
   readonly body?: z.ZodType | undefined;
   readonly query?: z.ZodType | undefined;
   /** Success status and schema, for the OpenAPI document. */
@@ -69,7 +85,7 @@ export interface RouteDef {
     readonly schema?: z.ZodType | undefined;
     readonly description: string;
   };
-  handler(ctx: RouteContext<unknown, unknown>): Promise<RouteResult>;
+  handler(ctx: RouteContext<unknown, unknown, unknown>): Promise<RouteResult>;
 }
 
 /**
@@ -87,14 +103,17 @@ export interface RouteDef {
 export function defineRoute<
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
+  P = undefined,
 >(
-  def: Omit<RouteDef, 'handler' | 'body' | 'query'> & {
+  def: Omit<RouteDef, 'handler' | 'body' | 'query' | 'prepare'> & {
     body?: B;
     query?: Q;
+    prepare?(input: { readonly body: B extends z.ZodType ? z.output<B> : undefined }): Promise<P>;
     handler(
       ctx: RouteContext<
         B extends z.ZodType ? z.output<B> : undefined,
-        Q extends z.ZodType ? z.output<Q> : undefined
+        Q extends z.ZodType ? z.output<Q> : undefined,
+        P
       >,
     ): Promise<RouteResult>;
   },
@@ -111,8 +130,8 @@ export interface ManagementDeps {
   readonly schemas: SharedSchemas;
   /** Current time in epoch seconds (tests may fake it). */
   readonly now: () => number;
-  /** Rotate the signing key and reload the provider. */
-  readonly rotateKeys: () => Promise<SigningKeyRecord>;
+  /** Rotate the signing key and reload the provider; `event` makes the audit event recorded with it. */
+  readonly rotateKeys: (event?: (key: SigningKeyRecord) => NewAuditEvent) => Promise<SigningKeyRecord>;
   /** oidc-provider's own client-metadata validation of an application; throws a `ValidationError`. */
   readonly validateApplication: (app: ApplicationRecord) => Promise<void>;
   /** The audit trail. */
@@ -186,19 +205,47 @@ export function createManagementRouter(options: ManagementRouterOptions) {
   const { deps } = options;
   const compiled = options.routes.map(compile);
 
-  async function authenticate(req: IncomingMessage, route: RouteDef): Promise<AuthInfo> {
+  /** The token, then its principal (403 unless M2M or console user), then the route's scopes in it and in the roles now. */
+  async function authenticate(req: IncomingMessage, route: RouteDef) {
     const verifier = options.verifier();
     const info = await verifier.authenticate(req, { allowDelegation: false });
-    const clientId = info.clientId;
-    const app =
-      clientId === undefined || info.subject !== clientId
-        ? undefined
-        : await deps.store.applications.get(clientId);
-    if (app?.type !== 'MachineToMachine' && !(await isConsoleUser(deps.store, deps.config, info))) {
-      throw new AccessDeniedError('The Management API accepts machine-to-machine application tokens only');
-    }
+    const authority = await loadAuthority(deps.store, deps.config, info);
     verifier.authorize(info, { scopes: ['all', ...route.scopes], scopeMode: 'any' });
-    return info;
+    requireRouteScope(authority, route.scopes);
+    return { info, authority };
+  }
+
+  /** Run the handler: a change through {@link runChange}, a read on the store as it is. */
+  async function handle(
+    route: CompiledRoute,
+    input: { params: Record<string, string>; body: unknown; query: unknown },
+    auth: AuthInfo,
+    authority: Authority,
+  ): Promise<RouteResult> {
+    const { def } = route;
+    if (def.change === undefined) {
+      return def.handler({
+        ...input,
+        auth,
+        authority,
+        store: deps.store,
+        prepared: undefined,
+        describe: () => {},
+        takeEvent: () => {
+          throw new Error(`${def.method} ${def.path} declares no change`);
+        },
+      });
+    }
+    const prepared = await def.prepare?.({ body: input.body });
+    const request = {
+      ...input,
+      method: def.method,
+      path: def.path,
+      scopes: def.scopes,
+      change: def.change,
+      auth,
+    };
+    return runChange(deps, request, (scope) => def.handler({ ...input, ...scope, auth, prepared }));
   }
 
   async function run(
@@ -208,7 +255,7 @@ export function createManagementRouter(options: ManagementRouterOptions) {
     match: RegExpExecArray,
     url: URL,
   ) {
-    const auth = await authenticate(req, route.def);
+    const { info: auth, authority } = await authenticate(req, route.def);
     await options.limit?.(auth);
     const params: Record<string, string> = {};
     for (const [index, name] of route.names.entries()) {
@@ -237,7 +284,7 @@ export function createManagementRouter(options: ManagementRouterOptions) {
         ? undefined
         : await readJson(req, deps.config.http.maxBodyBytes, deps.config.http.maxJsonDepth);
     const body = route.def.body === undefined ? undefined : parse(route.def.body, rawBody, 'body');
-    const result = await route.def.handler({ params, body, query, auth });
+    const result = await handle(route, { params, body, query }, auth, authority);
     if (result.body === undefined) sendEmpty(res, result.status, { ...result.headers });
     else sendJson(res, result.status, result.body, { ...result.headers });
   }

@@ -34,7 +34,29 @@ export const MANAGEMENT_SCOPES: ReadonlyArray<{ readonly name: string; readonly 
     { name: 'keys:read', description: 'List signing keys' },
     { name: 'keys:write', description: 'Rotate signing keys' },
     { name: 'subject-tokens:create', description: 'Mint subject tokens for impersonation (token exchange)' },
-    { name: 'audit:read', description: 'Read the audit trail of impersonation and personal access tokens' },
+    {
+      name: 'audit:read',
+      description:
+        'Read the audit trail: impersonation, personal access tokens, sign-in refusals and every Management API change',
+    },
     { name: 'webhooks:read', description: 'Read webhook endpoints and their deliveries' },
     { name: 'webhooks:write', description: 'Register and delete webhook endpoints' },
   ]);
+
+/**
+ * The Management API scope names `scopes` amount to: each `<area>:write` also holds `<area>:read`
+ * (every route that reads with one accepts the other). `all` is not expanded: it holds everything.
+ *
+ * @example
+ * ```ts
+ * impliedScopes(['users:write']); // Set { 'users:write', 'users:read' }
+ * ```
+ */
+export function impliedScopes(scopes: Iterable<string>): Set<string> {
+  const held = new Set<string>();
+  for (const scope of scopes) {
+    held.add(scope);
+    if (scope.endsWith(':write')) held.add(`${scope.slice(0, -':write'.length)}:read`);
+  }
+  return held;
+}

@@ -49,7 +49,7 @@ export function buildSubjectTokenSchemas(shared: SharedSchemas) {
 
 /** The subject-token route. */
 export function subjectTokenRoutes(deps: ManagementDeps): RouteDef[] {
-  const { store, config } = deps;
+  const { config } = deps;
   const schemas = buildSubjectTokenSchemas(deps.schemas);
   return [
     defineRoute({
@@ -59,8 +59,9 @@ export function subjectTokenRoutes(deps: ManagementDeps): RouteDef[] {
       tag: 'Impersonation',
       scopes: ['subject-tokens:create'],
       body: schemas.createSubjectToken,
+      change: { event: 'subject_token.created' },
       success: { status: 201, schema: schemas.subjectToken, description: 'The token, shown once' },
-      handler: async ({ body, auth }) => {
+      handler: async ({ body, auth, store, describe }) => {
         const user = await store.users.get(body.userId);
         if (user === undefined) throw new NotFoundError('User not found');
         if (user.suspended) throw new UserSuspendedError('The user is suspended and cannot be impersonated');
@@ -89,9 +90,7 @@ export function subjectTokenRoutes(deps: ManagementDeps): RouteDef[] {
           },
           now,
         );
-        await deps.audit.record({
-          type: 'subject_token.created',
-          applicationId: createdBy,
+        describe({
           userId: user.id,
           actorId: record.actorId,
           details: {

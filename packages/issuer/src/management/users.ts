@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { newId } from '../internal/ids.js';
 import { hashPassword } from '../internal/secrets.js';
-import type { RoleRecord, UserRecord } from '../storage/store.js';
+import type { RoleRecord, StoreTables, UserRecord } from '../storage/store.js';
 import {
   atLeastOne,
   customData,
@@ -50,13 +50,13 @@ export function presentRole(role: RoleRecord) {
 
 /** Load roles by id, all of `type`; unknown → 404, wrong type → 400. */
 export async function loadRoles(
-  deps: ManagementDeps,
+  store: Pick<StoreTables, 'roles'>,
   roleIds: readonly string[],
   type: RoleRecord['type'],
 ): Promise<RoleRecord[]> {
   const roles: RoleRecord[] = [];
   for (const roleId of new Set(roleIds)) {
-    const role = await deps.store.roles.get(roleId);
+    const role = await store.roles.get(roleId);
     if (role === undefined) throw new NotFoundError('Role not found');
     if (role.type !== type) {
       throw new ValidationError(`Only ${type} roles can be assigned here`, [
@@ -128,12 +128,12 @@ export function buildUserSchemas(shared: SharedSchemas, minPasswordLength: numbe
 
 /** The user routes. */
 export function userRoutes(deps: ManagementDeps): RouteDef[] {
-  const { store } = deps;
   const schemas = buildUserSchemas(deps.schemas, deps.config.passwords.minLength);
   const read = ['users:read', 'users:write'];
   const write = ['users:write'];
   const tag = 'Users';
-  const load = async (id: string) => found(await store.users.get(id), 'User');
+  const load = async (store: StoreTables, id: string) => found(await store.users.get(id), 'User');
+  const hash = (password: string) => hashPassword(password, deps.config.passwords.scryptCost);
 
   return [
     defineRoute({
@@ -144,7 +144,7 @@ export function userRoutes(deps: ManagementDeps): RouteDef[] {
       scopes: read,
       query: schemas.usersQuery,
       success: { status: 200, schema: schemas.usersPage, description: 'A page of users' },
-      handler: async ({ query }) => {
+      handler: async ({ query, store }) => {
         const { search, ...request } = query;
         const page =
           search === undefined ? await store.users.list(request) : await store.users.search(search, request);
@@ -158,12 +158,10 @@ export function userRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: write,
       body: schemas.createUser,
+      change: { event: 'user.created' },
       success: { status: 201, schema: schemas.user, description: 'The new user' },
-      handler: async ({ body }) => {
-        const passwordHash =
-          body.password === undefined
-            ? null
-            : await hashPassword(body.password, deps.config.passwords.scryptCost);
+      prepare: async ({ body }) => (body.password === undefined ? null : await hash(body.password)),
+      handler: async ({ body, store, prepared: passwordHash, describe }) => {
         const user = await store.users.create(
           {
             id: newId('user'),
@@ -175,6 +173,7 @@ export function userRoutes(deps: ManagementDeps): RouteDef[] {
           },
           deps.now(),
         );
+        describe({ userId: user.id });
         return {
           status: 201,
           body: presentUser(user),
@@ -189,7 +188,10 @@ export function userRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: read,
       success: { status: 200, schema: schemas.user, description: 'The user' },
-      handler: async ({ params }) => ({ status: 200, body: presentUser(await load(params.id!)) }),
+      handler: async ({ params, store }) => ({
+        status: 200,
+        body: presentUser(await load(store, params.id!)),
+      }),
     }),
     defineRoute({
       method: 'PATCH',
@@ -198,8 +200,9 @@ export function userRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: write,
       body: schemas.updateUser,
+      change: { event: 'user.updated', acts: { user: 'id' } },
       success: { status: 200, schema: schemas.user, description: 'The updated user' },
-      handler: async ({ params, body }) => {
+      handler: async ({ params, body, store }) => {
         const user = found(await store.users.update(params.id!, body, deps.now()), 'User');
         return { status: 200, body: presentUser(user) };
       },
@@ -210,8 +213,9 @@ export function userRoutes(deps: ManagementDeps): RouteDef[] {
       summary: 'Delete a user',
       tag,
       scopes: write,
+      change: { event: 'user.deleted', acts: { user: 'id' } },
       success: { status: 204, description: 'Deleted' },
-      handler: async ({ params }) => {
+      handler: async ({ params, store }) => {
         if (!(await store.users.delete(params.id!))) throw new NotFoundError('User not found');
         return { status: 204 };
       },
@@ -223,10 +227,10 @@ export function userRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: write,
       body: schemas.setPassword,
+      change: { event: 'user.password_set', acts: { user: 'id' } },
       success: { status: 204, description: 'Password set' },
-      handler: async ({ params, body }) => {
-        await load(params.id!);
-        const passwordHash = await hashPassword(body.password, deps.config.passwords.scryptCost);
+      prepare: async ({ body }) => hash(body.password),
+      handler: async ({ params, store, prepared: passwordHash }) => {
         found(await store.users.update(params.id!, { passwordHash }, deps.now()), 'User');
         return { status: 204 };
       },
@@ -238,8 +242,10 @@ export function userRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: write,
       body: schemas.setSuspension,
+      change: { event: 'user.suspension_set', acts: { user: 'id' } },
       success: { status: 200, schema: schemas.user, description: 'The user' },
-      handler: async ({ params, body }) => {
+      handler: async ({ params, body, store, describe }) => {
+        describe({ details: { suspended: body.suspended } });
         const user = found(
           await store.users.update(params.id!, { suspended: body.suspended }, deps.now()),
           'User',
@@ -254,8 +260,8 @@ export function userRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: read,
       success: { status: 200, schema: schemas.roleList, description: 'The roles' },
-      handler: async ({ params }) => {
-        await load(params.id!);
+      handler: async ({ params, store }) => {
+        await load(store, params.id!);
         const roles = await store.roles.listFor({ userId: params.id! });
         return { status: 200, body: { items: roles.map(presentRole) } };
       },
@@ -267,10 +273,11 @@ export function userRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: write,
       body: schemas.roleIds,
+      change: { event: 'user.roles_assigned', acts: { user: 'id', grantsRoles: true } },
       success: { status: 204, description: 'Assigned' },
-      handler: async ({ params, body }) => {
-        await load(params.id!);
-        const roles = await loadRoles(deps, body.roleIds, 'User');
+      handler: async ({ params, body, store }) => {
+        await load(store, params.id!);
+        const roles = await loadRoles(store, body.roleIds, 'User');
         await store.roles.assign(
           { userId: params.id! },
           roles.map((role) => role.id),
@@ -284,8 +291,9 @@ export function userRoutes(deps: ManagementDeps): RouteDef[] {
       summary: 'Remove a role from a user',
       tag,
       scopes: write,
+      change: { event: 'user.role_removed', acts: { user: 'id' } },
       success: { status: 204, description: 'Removed' },
-      handler: async ({ params }) => {
+      handler: async ({ params, store }) => {
         if (!(await store.roles.unassign({ userId: params.id! }, params.roleId!)))
           throw new NotFoundError('Role assignment not found');
         return { status: 204 };

@@ -12,6 +12,7 @@ import { NotFoundError } from '../errors.js';
 import { newId } from '../internal/ids.js';
 import { generateToken } from '../internal/secrets.js';
 import {
+  type StoreTables,
   WEBHOOK_EVENT_TYPES,
   type WebhookDeliveryRecord,
   type WebhookEndpointRecord,
@@ -150,11 +151,11 @@ export function buildWebhookSchemas(shared: SharedSchemas) {
 
 /** The webhook routes. */
 export function webhookRoutes(deps: ManagementDeps): RouteDef[] {
-  const { store } = deps;
   const schemas = buildWebhookSchemas(deps.schemas);
-  const box = createSecretBox(store);
+  const box = createSecretBox(deps.store);
   const tag = 'Webhooks';
-  const load = async (id: string) => found(await store.webhooks.getEndpoint(id), 'Webhook');
+  const load = async (store: StoreTables, id: string) =>
+    found(await store.webhooks.getEndpoint(id), 'Webhook');
   return [
     defineRoute({
       method: 'GET',
@@ -164,7 +165,7 @@ export function webhookRoutes(deps: ManagementDeps): RouteDef[] {
       scopes: ['webhooks:read', 'webhooks:write'],
       query: pageQuery,
       success: { status: 200, schema: schemas.webhookPage, description: 'A page of endpoints, oldest first' },
-      handler: async ({ query }) => {
+      handler: async ({ query, store }) => {
         const result = await store.webhooks.listEndpoints(query);
         return { status: 200, body: { ...result, items: result.items.map(presentWebhook) } };
       },
@@ -176,24 +177,31 @@ export function webhookRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: ['webhooks:write'],
       body: schemas.createWebhook,
+      change: { event: 'webhook.created' },
       success: {
         status: 201,
         schema: schemas.webhookWithSecret,
         description: 'The endpoint; its signing secret is shown only now',
       },
-      handler: async ({ body }) => {
+      prepare: async () => {
+        // Sealing may read (or create) the issuer's webhook key: before the change's transaction.
         const endpointId = newId('webhookEndpoint');
         const secret = generateToken(WEBHOOK_SECRET_PREFIX);
+        return { endpointId, secret, sealed: await box.seal(secret, endpointId) };
+      },
+      handler: async ({ body, store, prepared, describe }) => {
+        const { endpointId, secret, sealed } = prepared;
         const endpoint = await store.webhooks.createEndpoint(
           {
             id: endpointId,
             url: body.url,
             description: body.description ?? '',
             events: [...new Set(body.events ?? WEBHOOK_EVENT_TYPES)],
-            secret: await box.seal(secret, endpointId),
+            secret: sealed,
           },
           deps.now(),
         );
+        describe({ details: { targets: { id: endpoint.id }, events: endpoint.events } });
         return {
           status: 201,
           body: { ...presentWebhook(endpoint), secret },
@@ -208,7 +216,10 @@ export function webhookRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: ['webhooks:read', 'webhooks:write'],
       success: { status: 200, schema: schemas.webhook, description: 'The endpoint' },
-      handler: async ({ params }) => ({ status: 200, body: presentWebhook(await load(params.id!)) }),
+      handler: async ({ params, store }) => ({
+        status: 200,
+        body: presentWebhook(await load(store, params.id!)),
+      }),
     }),
     defineRoute({
       method: 'DELETE',
@@ -216,8 +227,9 @@ export function webhookRoutes(deps: ManagementDeps): RouteDef[] {
       summary: 'Delete a webhook endpoint and its deliveries',
       tag,
       scopes: ['webhooks:write'],
+      change: { event: 'webhook.deleted' },
       success: { status: 204, description: 'Deleted' },
-      handler: async ({ params }) => {
+      handler: async ({ params, store }) => {
         if (!(await store.webhooks.deleteEndpoint(params.id!))) throw new NotFoundError('Webhook not found');
         return { status: 204 };
       },
@@ -234,8 +246,8 @@ export function webhookRoutes(deps: ManagementDeps): RouteDef[] {
         schema: schemas.deliveryPage,
         description: 'A page of deliveries, newest first (status, attempts, last error)',
       },
-      handler: async ({ params, query }) => {
-        const endpoint = await load(params.id!);
+      handler: async ({ params, query, store }) => {
+        const endpoint = await load(store, params.id!);
         const result = await store.webhooks.listDeliveries(endpoint.id, query);
         return { status: 200, body: { ...result, items: result.items.map(presentDelivery) } };
       },

@@ -32,6 +32,12 @@ export interface Dialect {
   readonly writableCte: boolean;
   /** A one-column (`value`) table of the strings of the JSON array bound to its `?`. */
   readonly jsonTexts: string;
+  /**
+   * A statement that waits until no other transaction holds the lock named by its `?` and then holds
+   * it until its own transaction ends (PostgreSQL: `pg_advisory_xact_lock`); `undefined` where a
+   * transaction already excludes every other writer from its start (SQLite's `BEGIN IMMEDIATE`).
+   */
+  readonly transactionLock: string | undefined;
 }
 
 /**
@@ -56,7 +62,8 @@ export interface Executor {
   script(sql: string): Promise<void>;
   /**
    * Run `fn` in a transaction: committed when it resolves, rolled back when it rejects. Statements of
-   * `fn` go through the executor it is given; nothing else runs inside the transaction.
+   * `fn` go through the executor it is given; nothing else runs inside the transaction. On that
+   * executor `transaction` runs its function inside the same transaction (no nesting).
    */
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
 }

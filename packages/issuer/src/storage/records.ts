@@ -272,7 +272,50 @@ export interface NewPersonalAccessToken {
 }
 
 /**
- * Kinds of audit events.
+ * Kinds of audit events of changes made through the Management API (one per kind of change; the
+ * impersonation and personal-access-token routes record the events of {@link AUDIT_EVENT_TYPES}).
+ *
+ * @example
+ * ```ts
+ * import { MANAGEMENT_EVENT_TYPES } from '@gatehouse/issuer';
+ * MANAGEMENT_EVENT_TYPES.includes('user.roles_assigned'); // true
+ * ```
+ */
+export const MANAGEMENT_EVENT_TYPES = Object.freeze([
+  'user.created',
+  'user.updated',
+  'user.deleted',
+  'user.password_set',
+  'user.suspension_set',
+  'user.roles_assigned',
+  'user.role_removed',
+  'application.created',
+  'application.updated',
+  'application.deleted',
+  'application.secret_rotated',
+  'application.roles_assigned',
+  'application.role_removed',
+  'resource.created',
+  'resource.updated',
+  'resource.deleted',
+  'scope.created',
+  'scope.updated',
+  'scope.deleted',
+  'role.created',
+  'role.updated',
+  'role.deleted',
+  'role.scopes_added',
+  'role.scope_removed',
+  'signing_key.rotated',
+  'webhook.created',
+  'webhook.deleted',
+] as const);
+/** One of {@link MANAGEMENT_EVENT_TYPES}. */
+export type ManagementEventType = (typeof MANAGEMENT_EVENT_TYPES)[number];
+
+/**
+ * Kinds of audit events: impersonation, personal access tokens, sign-in refusals, and every change
+ * made through the Management API ({@link MANAGEMENT_EVENT_TYPES}).
  *
  * @example
  * ```ts
@@ -289,7 +332,7 @@ export const AUDIT_EVENT_TYPES = Object.freeze([
   'impersonation.ended',
   'sign_in.failed',
   'sign_in.locked',
-  'impersonation.ended',
+  ...MANAGEMENT_EVENT_TYPES,
 ] as const);
 /** One of {@link AUDIT_EVENT_TYPES}. */
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

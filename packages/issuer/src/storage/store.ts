@@ -53,7 +53,7 @@ import type {
 } from './webhook-records.js';
 
 export type * from './records.js';
-export { APPLICATION_TYPES, AUDIT_EVENT_TYPES, ROLE_TYPES } from './records.js';
+export { APPLICATION_TYPES, AUDIT_EVENT_TYPES, MANAGEMENT_EVENT_TYPES, ROLE_TYPES } from './records.js';
 export type * from './webhook-records.js';
 export { isWebhookEventType, WEBHOOK_EVENT_TYPES } from './webhook-records.js';
 
@@ -146,6 +146,8 @@ export interface RoleStore extends EntityStore<RoleRecord, NewRole, RolePatch> {
   grantedScopes(holder: RoleHolder, indicator: string): Promise<readonly string[]>;
   /** Names of the holder's roles that grant a scope of resource `indicator` (its `roles` claim), sorted. */
   rolesFor(holder: RoleHolder, indicator: string): Promise<readonly string[]>;
+  /** Every scope the holder's roles grant, of every resource, each once (by resource, then name). */
+  scopesHeld(holder: RoleHolder): Promise<readonly ScopeRecord[]>;
 }
 
 /** Signing keys. */
@@ -154,8 +156,11 @@ export interface SigningKeyStore {
   list(): Promise<readonly SigningKeyRecord[]>;
   /** Insert `key` as the only active key only if there is no active key yet; resolves to the active key. */
   insertInitial(key: SigningKeyRecord): Promise<SigningKeyRecord>;
-  /** Atomically retire every active key (publishing it until `expiresAt`) and insert `key` as active. */
-  rotate(key: SigningKeyRecord, now: number, expiresAt: number): Promise<void>;
+  /**
+   * Atomically retire every active key (publishing it until `expiresAt`) and insert `key` as active;
+   * `event`, when given, is recorded in the same transaction.
+   */
+  rotate(key: SigningKeyRecord, now: number, expiresAt: number, event?: NewAuditEvent): Promise<void>;
   /** Delete retired keys whose grace period has ended. Resolves to how many were deleted. */
   purgeExpired(now: number): Promise<number>;
   /**
@@ -495,6 +500,32 @@ export interface MigrationResult {
 }
 
 /**
+ * The stores of configuration and the audit trail, as {@link Store.transaction} hands them out: every
+ * method runs inside that one transaction.
+ *
+ * @example
+ * ```ts
+ * await store.transaction(async (tx: StoreTables) => {
+ *   await tx.roles.assign({ userId: 'usr_1' }, ['rol_reader']);
+ *   await tx.auditEvents.record(event, now);
+ * });
+ * ```
+ */
+export type StoreTables = Pick<
+  Store,
+  | 'users'
+  | 'applications'
+  | 'resources'
+  | 'roles'
+  | 'settings'
+  | 'subjectTokens'
+  | 'impersonationTokens'
+  | 'personalAccessTokens'
+  | 'auditEvents'
+  | 'webhooks'
+>;
+
+/**
  * Persistent storage of the issuer. Implement this to add a driver.
  *
  * @example
@@ -523,6 +554,14 @@ export interface Store {
    * serialize start-up (bootstrap, first signing key) of instances started together.
    */
   exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Run `fn` in one transaction, committed when it resolves and rolled back when it rejects, serialized
+   * with every other `transaction` on the database (PostgreSQL: a transaction-level advisory lock;
+   * SQLite: `BEGIN IMMEDIATE`): what `fn` reads stays true until it commits. Used by Management API
+   * changes (check, change and audit event together). `fn` must use only the stores it is given and
+   * must not wait on anything but them.
+   */
+  transaction<T>(fn: (tx: StoreTables) => Promise<T>): Promise<T>;
   /** Cheap liveness check used by `/health`. */
   ping(): Promise<void>;
   close(): Promise<void>;

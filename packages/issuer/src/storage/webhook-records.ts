@@ -6,10 +6,12 @@
  *
  * @module
  */
+import { MANAGEMENT_EVENT_TYPES } from './records.js';
 import { num, numOrNull, parse, type Row, strOrNull } from './rows.js';
 
 /**
- * The event types a webhook endpoint can subscribe to: every impersonation event of the audit trail.
+ * The event types a webhook endpoint can subscribe to: every impersonation event of the audit trail,
+ * and every change made through the Management API ({@link MANAGEMENT_EVENT_TYPES}).
  *
  * @example
  * ```ts
@@ -24,6 +26,7 @@ export const WEBHOOK_EVENT_TYPES = Object.freeze([
   'impersonation.ended',
   'personal_access_token.created',
   'personal_access_token.revoked',
+  ...MANAGEMENT_EVENT_TYPES,
 ] as const);
 /** One of {@link WEBHOOK_EVENT_TYPES}. */
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -9,41 +9,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_ROLES } from '../../src/console/bootstrap.js';
-import { Agent, codeOf, pkce, signIn, tokenRequest } from '../helpers/agent.js';
+import { consoleToken } from '../helpers/console-token.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import { PASSWORD } from '../helpers/fixtures.js';
 import { adminToken, api, startIssuer, type TestIssuer } from '../helpers/issuer.js';
-
-/** Sign `username` in through `clientId` and return its Management API access token. */
-async function consoleToken(
-  t: TestIssuer,
-  username: string,
-  clientId = 'gatehouse-console',
-): Promise<string> {
-  const redirectUri = `${t.baseUrl}/console/callback`;
-  const resource = `${t.baseUrl}/api`;
-  const { verifier, challenge } = pkce();
-  const res = await signIn(new Agent(), {
-    baseUrl: t.baseUrl,
-    clientId,
-    redirectUri,
-    scope: 'openid all users:read users:write keys:read keys:write audit:read',
-    resource,
-    identifier: username,
-    password: PASSWORD,
-    codeChallenge: challenge,
-  });
-  const tokens = await tokenRequest(t.baseUrl, {
-    grant_type: 'authorization_code',
-    client_id: clientId,
-    code: codeOf(res),
-    code_verifier: verifier,
-    redirect_uri: redirectUri,
-    resource,
-  });
-  if (tokens.status !== 200) throw new Error(`tokens: ${tokens.status} ${JSON.stringify(tokens.body)}`);
-  return String(tokens.body.access_token);
-}
 
 describe.each(DRIVERS)('%s', (driver) => {
   let t: TestIssuer;
@@ -126,7 +95,7 @@ describe.each(DRIVERS)('%s', (driver) => {
       redirectUris: [`${t.baseUrl}/console/callback`],
     });
     expect(other.status).toBe(201);
-    const token = await consoleToken(t, 'root', other.body.clientId);
+    const token = await consoleToken(t, 'root', { clientId: other.body.clientId });
     const res = await api(t, token, 'GET', '/users');
     expect(res.status).toBe(403);
     expect(res.body.message).toMatch(/machine-to-machine/);

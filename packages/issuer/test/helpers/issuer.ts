@@ -141,7 +141,7 @@ export async function clientCredentials(
 }
 
 /** A Management API token for the administrator (scope `all` unless given). */
-export async function adminToken(t: TestIssuer, scope?: string): Promise<string> {
+export async function adminToken(t: Pick<TestIssuer, 'baseUrl' | 'admin'>, scope?: string): Promise<string> {
   const { status, body } = await clientCredentials(t.baseUrl, t.admin.clientId, t.admin.clientSecret, {
     resource: `${t.baseUrl}/api`,
     ...(scope === undefined ? {} : { scope }),
@@ -152,7 +152,7 @@ export async function adminToken(t: TestIssuer, scope?: string): Promise<string>
 
 /** Call the Management API. */
 export async function api(
-  t: TestIssuer,
+  t: Pick<TestIssuer, 'baseUrl'>,
   token: string | undefined,
   method: string,
   path: string,
@@ -173,7 +173,27 @@ export async function api(
 }
 
 /** A Management API token of a new M2M application whose role holds only `scopes` of the Management API. */
-export async function managementToken(t: TestIssuer, scopes: readonly string[]): Promise<string> {
+export async function managementToken(
+  t: Pick<TestIssuer, 'baseUrl' | 'admin'>,
+  scopes: readonly string[],
+): Promise<string> {
+  return (await managementClient(t, scopes)).token;
+}
+
+/** A new M2M application whose role holds only `scopes` of the Management API, and a token of it. */
+export interface ManagementClient {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Its role (`MachineToMachine`, holding exactly the scopes asked for). */
+  readonly roleId: string;
+  readonly token: string;
+}
+
+/** Create a {@link ManagementClient} through the administrator. */
+export async function managementClient(
+  t: Pick<TestIssuer, 'baseUrl' | 'admin'>,
+  scopes: readonly string[],
+): Promise<ManagementClient> {
   const admin = await adminToken(t);
   const resources = await api(t, admin, 'GET', '/resources?pageSize=100');
   const management = resources.body.items.find((r: { system: boolean }) => r.system);
@@ -193,5 +213,10 @@ export async function managementToken(t: TestIssuer, scopes: readonly string[]):
     resource: `${t.baseUrl}/api`,
   });
   if (issued.status !== 200) throw new Error(`token request failed: ${issued.status}`);
-  return String(issued.body.access_token);
+  return {
+    clientId: app.body.clientId,
+    clientSecret: app.body.clientSecret,
+    roleId: role.body.id,
+    token: String(issued.body.access_token),
+  };
 }

@@ -4,6 +4,7 @@
  * 400 `invalid_request`; scopes; delete; the deliveries listing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MANAGEMENT_EVENT_TYPES } from '../../src/storage/store.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import { adminToken, api, managementToken, startIssuer, type TestIssuer } from '../helpers/issuer.js';
 
@@ -57,6 +58,7 @@ describe.each(DRIVERS)('%s', (driver) => {
         'impersonation.ended',
         'personal_access_token.created',
         'personal_access_token.revoked',
+        ...MANAGEMENT_EVENT_TYPES,
       ]);
       expect(res.body.description).toBe('');
     });

@@ -160,8 +160,9 @@ describe.each(DRIVERS)('%s', (driver) => {
       'personal_access_token.revoked',
       'impersonation.ended',
     ];
-    // One of each, and a second exchange success (the PAT's): seven events, in whatever order they arrive.
-    await receiver.until((received) => received.length >= 7);
+    // One of each, a second exchange success (the PAT's), and the endpoint's own registration (a
+    // Management API change, recorded with it): eight events, in whatever order they arrive.
+    await receiver.until((received) => received.length >= 8);
     const events = receiver.received.map((delivery) =>
       verifyWebhookSignature({
         secret,
@@ -169,8 +170,10 @@ describe.each(DRIVERS)('%s', (driver) => {
         header: delivery.headers['gatehouse-signature'],
       }),
     );
-    expect(events.map((event) => event.type).sort()).toEqual([...types, 'token_exchange.succeeded'].sort());
-    expect(new Set(events.map((event) => event.id)).size).toBe(7);
+    expect(events.map((event) => event.type).sort()).toEqual(
+      [...types, 'token_exchange.succeeded', 'webhook.created'].sort(),
+    );
+    expect(new Set(events.map((event) => event.id)).size).toBe(8);
     expect(events.find((event) => event.type === 'impersonation.ended')?.id).toBe(ended.id);
     expect(events.find((event) => event.type === 'token_exchange.failed')).toMatchObject({
       applicationId: 'te-web',

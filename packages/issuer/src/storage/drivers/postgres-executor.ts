@@ -16,14 +16,6 @@ import { StoreConflictError } from '../../errors.js';
 import { conflictFields, type Dialect, type Executor } from '../executor.js';
 import type { Row } from '../rows.js';
 
-const POSTGRES: Dialect = Object.freeze({
-  name: 'postgres',
-  binary: 'COLLATE "C"',
-  insertionOrder: 'seq',
-  writableCte: true,
-  jsonTexts: '(SELECT json_array_elements_text(CAST(? AS json)) AS value)',
-});
-
 /**
  * The advisory-lock key of the name bound to its `?`, in the current schema (locks are database-wide,
  * schemas are not).
@@ -34,6 +26,15 @@ const POSTGRES: Dialect = Object.freeze({
  * ```
  */
 export const LOCK_KEY = "hashtext(coalesce(current_schema(), '') || ':gatehouse:' || CAST(? AS TEXT))";
+
+const POSTGRES: Dialect = Object.freeze({
+  name: 'postgres',
+  binary: 'COLLATE "C"',
+  insertionOrder: 'seq',
+  writableCte: true,
+  jsonTexts: '(SELECT json_array_elements_text(CAST(? AS json)) AS value)',
+  transactionLock: `SELECT pg_advisory_xact_lock(${LOCK_KEY})`,
+});
 
 /** Most distinct SQL texts prepared per connection; further ones run unnamed. */
 const MAX_PREPARED = DEFAULTS.postgresDriver.maxPreparedStatements;
@@ -116,10 +117,13 @@ export class PostgresExecutor implements Executor {
   readonly dialect = POSTGRES;
   readonly #on: Queryable;
   readonly #statements: PreparedStatements;
+  /** Whether this executor runs inside a transaction it did not open (its `transaction` does not nest). */
+  readonly #inside: boolean;
 
-  constructor(on: Queryable, statements: PreparedStatements) {
+  constructor(on: Queryable, statements: PreparedStatements, inside = false) {
     this.#on = on;
     this.#statements = statements;
+    this.#inside = inside;
   }
 
   async one(sql: string, params: readonly unknown[] = []): Promise<Row | undefined> {
@@ -139,6 +143,7 @@ export class PostgresExecutor implements Executor {
   }
 
   async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+    if (this.#inside) return fn(this);
     if (!(this.#on instanceof pg.Pool)) return this.#within(this.#on, fn);
     const client = await this.#on.connect();
     const failure: { rollback?: Error } = {};
@@ -156,7 +161,7 @@ export class PostgresExecutor implements Executor {
   ): Promise<T> {
     await client.query('BEGIN');
     try {
-      const result = await fn(client === this.#on ? this : new PostgresExecutor(client, this.#statements));
+      const result = await fn(new PostgresExecutor(client, this.#statements, true));
       await client.query('COMMIT');
       return result;
     } catch (err) {

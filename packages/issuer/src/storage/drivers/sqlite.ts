@@ -25,6 +25,7 @@ const SQLITE: Dialect = Object.freeze({
   insertionOrder: 'rowid',
   writableCte: false,
   jsonTexts: '(SELECT value FROM json_each(?))',
+  transactionLock: undefined,
 });
 
 /** `UNIQUE constraint failed: <table>.<column>[, …]` → conflict field. */

@@ -48,6 +48,22 @@ async function recordIn(tx: Executor, event: NewAuditEvent, values: readonly unk
 }
 
 /**
+ * Record `event` and queue its webhook deliveries with the statements of transaction `tx`, for a store
+ * method that records an event beside a change of several statements (a key rotation).
+ *
+ * @example
+ * ```ts
+ * await db.transaction(async (tx) => {
+ *   await tx.run('UPDATE signing_keys SET status = ? WHERE kid = ?', ['retired', kid]);
+ *   await recordEvent(tx, event, now);
+ * });
+ * ```
+ */
+export async function recordEvent(tx: Executor, event: NewAuditEvent, now: number): Promise<void> {
+  await recordIn(tx, event, eventParams(event, now), now);
+}
+
+/**
  * A further `INSERT … SELECT …` (no `FROM`) that belongs with a change: run with it, only when the
  * change returned a row.
  *

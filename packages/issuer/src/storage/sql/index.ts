@@ -7,7 +7,7 @@
  */
 import { type ExternalChanges, followConfigChanges } from '../config-changes.js';
 import type { Executor } from '../executor.js';
-import type { Store } from '../store.js';
+import type { Store, StoreTables } from '../store.js';
 import { applicationStore } from './applications.js';
 import { auditEventStore } from './audit-events.js';
 import { failureCounterStore } from './failure-counters.js';
@@ -58,6 +58,25 @@ export function executorOf(store: Store): Executor | undefined {
   return EXECUTORS.get(store);
 }
 
+/** The stores of {@link StoreTables} on `db` (the store's executor, or one transaction's). */
+function tablesOn(db: Executor): StoreTables {
+  return {
+    users: userStore(db),
+    applications: applicationStore(db),
+    resources: resourceStore(db),
+    roles: roleStore(db),
+    settings: settingStore(db),
+    subjectTokens: subjectTokenStore(db),
+    impersonationTokens: impersonationTokenStore(db),
+    personalAccessTokens: personalAccessTokenStore(db),
+    auditEvents: auditEventStore(db),
+    webhooks: webhookStore(db),
+  };
+}
+
+/** Name of the lock {@link Store.transaction} holds (PostgreSQL). */
+const TRANSACTION_LOCK = 'store.transaction';
+
 /**
  * A {@link Store} on `db`.
  *
@@ -74,24 +93,21 @@ export function createSqlStore(driverDb: Executor, parts: DriverParts): Store {
     multiNode: parts.multiNode,
     migrate: () => parts.migrate(),
     exclusive: (name, fn) => parts.exclusive(name, fn),
+    transaction: (fn) =>
+      db.transaction(async (tx) => {
+        const lock = tx.dialect.transactionLock;
+        if (lock !== undefined) await tx.one(lock, [TRANSACTION_LOCK]);
+        return fn(tablesOn(tx));
+      }),
     ping: async () => {
       await db.one('SELECT 1');
     },
     close: () => parts.close(),
-    users: userStore(db),
-    applications: applicationStore(db),
-    resources: resourceStore(db),
-    roles: roleStore(db),
+    ...tablesOn(db),
     keys: signingKeyStore(db, parts.keyChanges),
-    settings: settingStore(db),
     payloads: payloadStore(db),
-    subjectTokens: subjectTokenStore(db),
-    impersonationTokens: impersonationTokenStore(db),
-    personalAccessTokens: personalAccessTokenStore(db),
-    auditEvents: auditEventStore(db),
     failures: failureCounterStore(db),
     tokenRequests: cachedTokenRequests(tokenRequestStore(db), changes),
-    webhooks: webhookStore(db),
     totpFactors: totpFactorStore(db),
   };
   EXECUTORS.set(store, db);

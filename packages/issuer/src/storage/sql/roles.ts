@@ -106,6 +106,17 @@ export function roleStore(db: Executor): RoleStore {
         )
       ).map((row) => String(row.name));
     },
+    scopesHeld: async (holder) => {
+      const [holders, column, id] = holderTable(holder);
+      return (
+        await db.many(
+          `SELECT * FROM scopes WHERE id IN (
+             SELECT rs.scope_id FROM ${holders} h JOIN role_scopes rs ON rs.role_id = h.role_id WHERE h.${column} = ?
+           ) ORDER BY resource_id ${binary}, name ${binary}`,
+          [id],
+        )
+      ).map(toScope);
+    },
     rolesFor: async (holder, indicator) => {
       const [holders, column, id] = holderTable(holder);
       return (

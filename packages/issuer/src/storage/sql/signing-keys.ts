@@ -9,6 +9,7 @@
 import type { Executor } from '../executor.js';
 import { json, toKey } from '../rows.js';
 import type { SigningKeyRecord, SigningKeyStore } from '../store.js';
+import { recordEvent } from './audit-events.js';
 
 /**
  * The driver's part of the key store.
@@ -61,7 +62,7 @@ export function signingKeyStore(db: Executor, changes: KeyChanges): SigningKeySt
         await changes.announce(tx);
         return toKey((await tx.one('SELECT * FROM signing_keys WHERE kid = ?', [key.kid]))!);
       }),
-    rotate: (key, now, expiresAt) =>
+    rotate: (key, now, expiresAt, event) =>
       db.transaction(async (tx) => {
         await changes.lock(tx);
         await tx.run(
@@ -69,6 +70,7 @@ export function signingKeyStore(db: Executor, changes: KeyChanges): SigningKeySt
           [now, expiresAt],
         );
         await insert(tx, { ...key, status: 'active', retiredAt: null, expiresAt: null });
+        if (event !== undefined) await recordEvent(tx, event, now);
         await changes.announce(tx);
       }),
     purgeExpired: (now) =>
