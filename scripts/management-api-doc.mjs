@@ -128,7 +128,11 @@ function changeNote(change) {
     parts.length === 0
       ? ''
       : ` Scope ceiling: ${parts.join('; ')} — refused with \`403\` unless the caller holds every scope it holds or grants (built-in entities: only with \`all\`).`;
-  return `Records the audit event ${code(change.auditEvent)} in the same transaction.${ceiling}`;
+  const recent =
+    change.recentSignIn === undefined
+      ? ''
+      : ` A console user must have signed in within \`console.reauthenticateAfter\` seconds${change.recentSignIn === 'always' ? '' : ' when a role or scope granted carries a Management API scope'} (else \`401\` \`insufficient_user_authentication\` with \`max_age\`: sign in again).`;
+  return `Records the audit event ${code(change.auditEvent)} in the same transaction.${ceiling}${recent}`;
 }
 
 /**

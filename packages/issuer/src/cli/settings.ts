@@ -201,6 +201,12 @@ const ROWS: readonly Row[] = [
   ['dpop.requireNonce', 'boolean', '', 'every DPoP proof at the token endpoint must carry a server nonce'],
   ['console.enabled', 'boolean', '', 'serve the admin console at {baseUrl}/console'],
   [
+    'console.reauthenticateAfter',
+    'integer',
+    '<s>',
+    'seconds after signing in during which console users may make dangerous changes',
+  ],
+  [
     'customJwtClaims.module',
     'string',
     '<file>',

@@ -352,6 +352,12 @@ export const DEFAULTS = Object.freeze({
     clientId: 'gatehouse-console',
     /** Seconds browsers may cache the console's content-hashed assets (1 year): a new build has new names. */
     assetMaxAge: 31_536_000,
+    /**
+     * Seconds after a console user's sign-in during which the dangerous changes are accepted from them
+     * (key rotation, granting Management API scopes, webhooks, deleting users or applications); past
+     * it they sign in again (RFC 9470 `max_age` step-up).
+     */
+    reauthenticateAfter: 300,
   }),
   management: Object.freeze({
     /** Default page size of list endpoints. */

@@ -73,7 +73,7 @@ export const OPTION_TREE: OptionTree = Object.freeze({
   subjectTokens: leaves('ttl'),
   tokenExchange: leaves('maxFailures', 'failureWindow'),
   dpop: leaves('requireNonce'),
-  console: leaves('enabled'),
+  console: leaves('enabled', 'reauthenticateAfter'),
   customJwtClaims: leaves(
     'module',
     'environmentVariables',

@@ -329,7 +329,7 @@ export function applicationRoutes(deps: ManagementDeps): RouteDef[] {
       summary: 'Delete an application',
       tag,
       scopes: write,
-      change: { event: 'application.deleted', acts: { application: 'id' } },
+      change: { event: 'application.deleted', acts: { application: 'id' }, recentSignIn: 'always' },
       success: { status: 204, description: 'Deleted' },
       handler: async ({ params, auth, store }) => {
         if (params.id === auth.clientId) throw new ConflictError('An application cannot delete itself');
@@ -380,7 +380,11 @@ export function applicationRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: write,
       body: schemas.roleIds,
-      change: { event: 'application.roles_assigned', acts: { application: 'id', grantsRoles: true } },
+      change: {
+        event: 'application.roles_assigned',
+        acts: { application: 'id', grantsRoles: true },
+        recentSignIn: 'when-granting-management',
+      },
       success: { status: 204, description: 'Assigned' },
       handler: async ({ params, body, store }) => {
         const app = await load(store, params.id!);

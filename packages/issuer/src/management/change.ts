@@ -40,6 +40,13 @@ export interface ChangeDef {
    * the handler hands the event to the store call that makes the change ({@link ChangeScope.takeEvent}).
    */
   readonly transaction?: false | undefined;
+  /**
+   * A dangerous change (catalogue F20): a console user must have signed in within
+   * `console.reauthenticateAfter` seconds — `always`, or `when-granting-management` (only when a role
+   * granted, or a scope added, carries a Management API scope). Else 401
+   * `insufficient_user_authentication` with `max_age` (RFC 9470): the console signs them in again.
+   */
+  readonly recentSignIn?: 'always' | 'when-granting-management' | undefined;
 }
 
 /** What a handler may add to its change's audit event (it overrides the defaults). */
@@ -82,6 +89,8 @@ export interface ChangeRequest {
   readonly params: Readonly<Record<string, string>>;
   readonly body: unknown;
   readonly auth: AuthInfo;
+  /** Throw 401 `insufficient_user_authentication` unless the token's sign-in is at most `maxAge` s old. */
+  readonly requireSignInWithin: (maxAge: number) => void;
 }
 
 /** What {@link runChange} needs. */
@@ -90,6 +99,23 @@ export interface ChangeDeps {
   readonly config: Pick<ResolvedConfig, 'console' | 'managementAudience'>;
   readonly audit: AuditTrail;
   readonly now: () => number;
+}
+
+/** Whether the change needs a recent sign-in ({@link ChangeDef.recentSignIn}). */
+async function isDangerous(tx: StoreTables, authority: Authority, request: ChangeRequest): Promise<boolean> {
+  const when = request.change.recentSignIn;
+  if (when === undefined) return false;
+  if (when === 'always') return true;
+  const body = (request.body ?? {}) as { roleIds?: unknown; scopeIds?: unknown };
+  const granted = [
+    ...(Array.isArray(body.roleIds)
+      ? (await Promise.all(body.roleIds.map((id) => tx.roles.listScopes(String(id))))).flat()
+      : []),
+    ...(Array.isArray(body.scopeIds)
+      ? (await Promise.all(body.scopeIds.map((id) => tx.resources.getScopeById(String(id))))).flat()
+      : []),
+  ];
+  return granted.some((scope) => scope?.resourceId === authority.managementResourceId);
 }
 
 /** The body's fields and id lists worth recording: names only, ids only. */
@@ -149,6 +175,8 @@ export async function runChange<T>(
     const authority = await loadAuthority(tx, deps.config, request.auth);
     requireRouteScope(authority, request.scopes);
     await enforceCeiling(tx, authority, request.change.acts ?? {}, request);
+    if (authority.userId !== undefined && (await isDangerous(tx, authority, request)))
+      request.requireSignInWithin(deps.config.console.reauthenticateAfter);
     return authority;
   };
 

@@ -67,7 +67,7 @@ export function keyRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: ['keys:write'],
       // The rotation also reloads this instance's keys: the store records the event with the rotation.
-      change: { event: 'signing_key.rotated', transaction: false },
+      change: { event: 'signing_key.rotated', transaction: false, recentSignIn: 'always' },
       success: {
         status: 201,
         schema: schemas.signingKey,

@@ -88,7 +88,11 @@ export function buildOpenApi(config: ResolvedConfig, routes: readonly RouteDef[]
       400: errorResponse(
         'Invalid request: the body, query or path failed validation (unknown fields included)',
       ),
-      401: errorResponse('Missing, expired, forged or wrong-audience token'),
+      401: errorResponse(
+        route.change?.recentSignIn === undefined
+          ? 'Missing, expired, forged or wrong-audience token'
+          : 'Missing, expired, forged or wrong-audience token, or a console user whose sign-in is older than console.reauthenticateAfter (insufficient_user_authentication, with max_age in WWW-Authenticate)',
+      ),
       403: errorResponse(
         route.change?.acts === undefined
           ? 'Missing scope, a delegated (act) token, or neither a machine-to-machine nor an admin console token'
@@ -111,6 +115,7 @@ export function buildOpenApi(config: ResolvedConfig, routes: readonly RouteDef[]
       operation['x-gatehouse-change'] = {
         auditEvent: route.change.event,
         actsOn: { ...route.change.acts },
+        ...(route.change.recentSignIn === undefined ? {} : { recentSignIn: route.change.recentSignIn }),
       };
     }
     if (route.body !== undefined) {

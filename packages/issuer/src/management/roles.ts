@@ -162,7 +162,11 @@ export function roleRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: write,
       body: schemas.scopeIds,
-      change: { event: 'role.scopes_added', acts: { role: 'id', grantsScopes: true } },
+      change: {
+        event: 'role.scopes_added',
+        acts: { role: 'id', grantsScopes: true },
+        recentSignIn: 'when-granting-management',
+      },
       success: { status: 204, description: 'Added' },
       handler: async ({ params, body, store }) => {
         const role = await load(store, params.id!);

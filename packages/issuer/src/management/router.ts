@@ -34,7 +34,7 @@ import {
 import type { AuditTrail } from '../internal/audit.js';
 import { readJson, sendEmpty, sendJson } from '../internal/http.js';
 import type { ApplicationRecord, NewAuditEvent, SigningKeyRecord, Store } from '../storage/store.js';
-import { type Authority, loadAuthority } from './authority.js';
+import { loadAuthority } from './authority.js';
 import { type ChangeDef, type ChangeScope, requireRouteScope, runChange } from './change.js';
 import type { SharedSchemas } from './primitives.js';
 
@@ -212,15 +212,15 @@ export function createManagementRouter(options: ManagementRouterOptions) {
     const authority = await loadAuthority(deps.store, deps.config, info);
     verifier.authorize(info, { scopes: ['all', ...route.scopes], scopeMode: 'any' });
     requireRouteScope(authority, route.scopes);
-    return { info, authority };
+    const requireSignInWithin = (maxAge: number) => verifier.authorize(info, { maxAge });
+    return { info, authority, requireSignInWithin };
   }
 
   /** Run the handler: a change through {@link runChange}, a read on the store as it is. */
   async function handle(
     route: CompiledRoute,
     input: { params: Record<string, string>; body: unknown; query: unknown },
-    auth: AuthInfo,
-    authority: Authority,
+    { info: auth, authority, requireSignInWithin }: Awaited<ReturnType<typeof authenticate>>,
   ): Promise<RouteResult> {
     const { def } = route;
     if (def.change === undefined) {
@@ -244,6 +244,7 @@ export function createManagementRouter(options: ManagementRouterOptions) {
       scopes: def.scopes,
       change: def.change,
       auth,
+      requireSignInWithin,
     };
     return runChange(deps, request, (scope) => def.handler({ ...input, ...scope, auth, prepared }));
   }
@@ -255,8 +256,8 @@ export function createManagementRouter(options: ManagementRouterOptions) {
     match: RegExpExecArray,
     url: URL,
   ) {
-    const { info: auth, authority } = await authenticate(req, route.def);
-    await options.limit?.(auth);
+    const caller = await authenticate(req, route.def);
+    await options.limit?.(caller.info);
     const params: Record<string, string> = {};
     for (const [index, name] of route.names.entries()) {
       let value: string;
@@ -284,7 +285,7 @@ export function createManagementRouter(options: ManagementRouterOptions) {
         ? undefined
         : await readJson(req, deps.config.http.maxBodyBytes, deps.config.http.maxJsonDepth);
     const body = route.def.body === undefined ? undefined : parse(route.def.body, rawBody, 'body');
-    const result = await handle(route, { params, body, query }, auth, authority);
+    const result = await handle(route, { params, body, query }, caller);
     if (result.body === undefined) sendEmpty(res, result.status, { ...result.headers });
     else sendJson(res, result.status, result.body, { ...result.headers });
   }

@@ -213,7 +213,7 @@ export function userRoutes(deps: ManagementDeps): RouteDef[] {
       summary: 'Delete a user',
       tag,
       scopes: write,
-      change: { event: 'user.deleted', acts: { user: 'id' } },
+      change: { event: 'user.deleted', acts: { user: 'id' }, recentSignIn: 'always' },
       success: { status: 204, description: 'Deleted' },
       handler: async ({ params, store }) => {
         if (!(await store.users.delete(params.id!))) throw new NotFoundError('User not found');
@@ -273,7 +273,11 @@ export function userRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: write,
       body: schemas.roleIds,
-      change: { event: 'user.roles_assigned', acts: { user: 'id', grantsRoles: true } },
+      change: {
+        event: 'user.roles_assigned',
+        acts: { user: 'id', grantsRoles: true },
+        recentSignIn: 'when-granting-management',
+      },
       success: { status: 204, description: 'Assigned' },
       handler: async ({ params, body, store }) => {
         await load(store, params.id!);

@@ -177,7 +177,7 @@ export function webhookRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: ['webhooks:write'],
       body: schemas.createWebhook,
-      change: { event: 'webhook.created' },
+      change: { event: 'webhook.created', recentSignIn: 'always' },
       success: {
         status: 201,
         schema: schemas.webhookWithSecret,
