@@ -52,6 +52,7 @@ describe('docs/issuer.md', () => {
     ]),
     ...impersonationDefaults(),
     ['dpop.requireNonce', DEFAULTS.dpop.requireNonce],
+    ['console.reauthenticateAfter', DEFAULTS.console.reauthenticateAfter],
     ['proxy.hops', DEFAULTS.proxy.hops],
     ...Object.entries(DEFAULTS.signIn)
       .filter(([key]) => key !== 'concurrentHashes') // depends on the machine: "half the CPUs"
