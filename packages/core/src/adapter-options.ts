@@ -7,6 +7,7 @@
  */
 
 import type { TLSSocket } from 'node:tls';
+import { callOptions } from './call-options.js';
 import { rejectUnknownKeys } from './internal/known-keys.js';
 import { VERIFIER_OPTIONS } from './options.js';
 import {
@@ -194,7 +195,7 @@ export function resolveScopeRequirement(
     throw error;
   }
   const stepUp = resolveStepUp(options);
-  return Object.freeze({
+  return callOptions({
     scopes: list,
     scopeMode: mode,
     allowDelegation: flag(options.allowDelegation, 'allowDelegation'),
@@ -221,7 +222,7 @@ export function resolveRoleRequirement(
   rejectUnknownKeys(options, ROLE_OPTIONS);
   const mode = options.mode ?? ADAPTER_DEFAULTS.mode;
   if (mode !== 'all' && mode !== 'any') throw new TypeError('"mode" option must be "all" or "any"');
-  return Object.freeze({
+  return callOptions({
     roles: toRoleList(roles),
     roleMode: mode,
     allowDelegation: flag(options.allowDelegation, 'allowDelegation'),

@@ -29,6 +29,7 @@ export {
 } from './adapter-options.js';
 export { type AuditRecord, toAuditRecord } from './audit.js';
 export { type ExtractOptions, extractBearerToken } from './bearer.js';
+export { callOptions } from './call-options.js';
 export { buildChallenge, type ChallengeParams, sanitizeChallengeValue } from './challenge.js';
 export {
   DEFAULTS,

@@ -21,6 +21,12 @@
 import { createAuthInfo } from './auth-info.js';
 import { checkTokenSyntax, findCredentials } from './bearer.js';
 import { ResultCache } from './cache.js';
+import {
+  AUTHENTICATE_OPTION_KEYS,
+  callOptions,
+  checkCallOptions,
+  VERIFY_OPTION_KEYS,
+} from './call-options.js';
 import { checkClaims, checkType } from './claims.js';
 import { readProof } from './dpop-proof.js';
 import {
@@ -60,6 +66,9 @@ export interface VerifyOptions extends StepUpOptions {
   /** Accept tokens carrying `act` (delegation / impersonation). Default `true`; `false` answers 403. */
   allowDelegation?: boolean;
 }
+
+/** The options of a call that passes none: checked once, frozen. */
+const NO_OPTIONS: AuthenticateOptions = callOptions({});
 
 /** Step-up requirements of call options, validated once per options object (routes reuse theirs). */
 const stepUps = new WeakMap<VerifyOptions, StepUpRequirement | undefined>();
@@ -277,7 +286,13 @@ export function createVerifier(options: VerifierOptions): Verifier {
     return introspector?.confirms(info) ? introspector.verify(token, now).then(() => info) : info;
   }
 
-  function authorize(info: AuthInfo, call: VerifyOptions = {}): void {
+  function authorize(info: AuthInfo, call: VerifyOptions = NO_OPTIONS): void {
+    checkCallOptions(call, AUTHENTICATE_OPTION_KEYS, 'authorize');
+    authorizeChecked(info, call);
+  }
+
+  /** {@link authorize} of options already checked (by the public entry point that took them). */
+  function authorizeChecked(info: AuthInfo, call: VerifyOptions): void {
     const ctx = info.confirmation?.jkt === undefined ? context : dpopContext;
     if (call.allowDelegation === false && info.delegated)
       throw new ForbiddenError('delegation_not_allowed', ctx);
@@ -303,13 +318,14 @@ export function createVerifier(options: VerifierOptions): Verifier {
 
   function check(info: AuthInfo, call: VerifyOptions | undefined): AuthInfo {
     if (call !== undefined || resolved.requiredScopes.length > 0 || resolved.stepUp !== undefined)
-      authorize(info, call);
+      authorizeChecked(info, call ?? NO_OPTIONS);
     return info;
   }
 
   // Not `async`: a cached or synchronously verified token settles with a single promise.
   function verify(token: string, call?: VerifyOptions): Promise<AuthInfo> {
     try {
+      if (call !== undefined) checkCallOptions(call, VERIFY_OPTION_KEYS, 'verify');
       const now = Date.now() / 1000;
       const bearerOnly = (info: AuthInfo) => {
         binding.check(info, 'bearer', undefined, undefined, now);
@@ -332,7 +348,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
   // Not `async`, like verify(): a cached token with an in-memory replay store settles with one promise.
   function authenticate(
     request: RequestLike | Request,
-    call: AuthenticateOptions = {},
+    call: AuthenticateOptions = NO_OPTIONS,
   ): Promise<AuthInfo | undefined> {
     try {
       const result = authenticateNow(request, call);
@@ -345,8 +361,9 @@ export function createVerifier(options: VerifierOptions): Verifier {
   /** authenticate(), with the result itself when it is ready now; throws what fails now. */
   function authenticateNow(
     request: RequestLike | Request,
-    call: AuthenticateOptions = {},
+    call: AuthenticateOptions = NO_OPTIONS,
   ): Maybe<AuthInfo | undefined> {
+    checkCallOptions(call, AUTHENTICATE_OPTION_KEYS, 'authenticate');
     if (!isFetchRequest(request)) return authenticateLike(request, call);
     const like = toRequestLike(request, call, resolved.mtls.certificateHeader);
     return like instanceof Promise

@@ -8,6 +8,7 @@
  */
 
 import {
+  callOptions,
   isAuthError,
   MissingTokenError,
   type RequestLike,
@@ -81,10 +82,11 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
     res.set(metadata.headers).json(metadata.document);
   };
 
+  const call = callOptions({ optional, allowDelegation });
   const authenticate = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     guards.set(req, guard);
     try {
-      req.auth = await verifier.authenticate(toRequestLike(req, origin), { optional, allowDelegation });
+      req.auth = await verifier.authenticate(toRequestLike(req, origin), call);
     } catch (err) {
       return reject(err, guard, res, next);
     }

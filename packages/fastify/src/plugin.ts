@@ -8,6 +8,7 @@
  */
 
 import {
+  callOptions,
   isAuthError,
   MissingTokenError,
   type RequestLike,
@@ -62,20 +63,18 @@ function register(
     return reply.code(err.status).headers(err.headers).send(err.toJSON());
   };
 
-  const authenticate =
-    (optional: boolean): GatehouseHook =>
-    async (request, reply) => {
+  const authenticate = (optional: boolean): GatehouseHook => {
+    const call = callOptions({ optional, allowDelegation });
+    return async (request, reply) => {
       if (isMetadataRoute(request)) return;
       authenticated.add(request);
       try {
-        request.auth = await verifier.authenticate(toRequestLike(request, origin), {
-          optional,
-          allowDelegation,
-        });
+        request.auth = await verifier.authenticate(toRequestLike(request, origin), call);
       } catch (err) {
         return reject(reply, err);
       }
     };
+  };
 
   /** The hook of `requireScope()` and `requireRole()`: `call` checked against `request.auth`. */
   const authorizeRoute =

@@ -11,6 +11,7 @@
  */
 import {
   type AuthError,
+  callOptions,
   errorResponse,
   isAuthError,
   MissingTokenError,
@@ -95,7 +96,7 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
   // Failures are reported through the verifier's onWarning; `await auth.ready()` to fail the boot.
   if (warmUp) verifier.warmUp().catch(() => {});
   const guard: Guard = Object.freeze({ verifier, handleErrors });
-  const call: VerifyOptions = Object.freeze({ optional, allowDelegation });
+  const call: VerifyOptions = callOptions({ optional, allowDelegation });
   const view = Object.freeze({ origin });
 
   const serveMetadata = (c: Context): Response | undefined => {
@@ -113,7 +114,7 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
    * time of a bare one). Nothing is allocated per request but what the request itself needs.
    */
   const authenticateWith = (checks: VerifyOptions, serve: boolean): MiddlewareHandler => {
-    const web = Object.freeze({ ...checks, origin });
+    const web = callOptions({ ...checks, origin });
     return (c, next) => {
       if (serve) {
         const served = serveMetadata(c);
@@ -157,7 +158,7 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthHandler {
    */
   const authorizeWith = (requirement: VerifyOptions): MiddlewareHandler =>
     authenticateWith(
-      Object.freeze({
+      callOptions({
         ...requirement,
         optional: false,
         allowDelegation: allowDelegation && requirement.allowDelegation !== false,

@@ -7,6 +7,7 @@
  */
 
 import {
+  callOptions,
   isAuthError,
   MissingTokenError,
   type RequestLike,
@@ -80,10 +81,11 @@ export function requireAuth(options: RequireAuthOptions): RequireAuthMiddleware 
     ctx.body = metadata.document;
   };
 
+  const call = callOptions({ optional, allowDelegation });
   const protect: Middleware = async (ctx, next) => {
     guards.set(ctx, guard);
     try {
-      ctx.state.auth = await verifier.authenticate(toRequestLike(ctx, origin), { optional, allowDelegation });
+      ctx.state.auth = await verifier.authenticate(toRequestLike(ctx, origin), call);
     } catch (err) {
       return reject(err, guard, ctx);
     }

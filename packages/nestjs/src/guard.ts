@@ -5,7 +5,14 @@
  *
  * @module
  */
-import { type AuthInfo, isAuthError, MissingTokenError, type ResolvedAdapterOptions } from '@gatehouse/core';
+import {
+  type AuthenticateOptions,
+  type AuthInfo,
+  callOptions,
+  isAuthError,
+  MissingTokenError,
+  type ResolvedAdapterOptions,
+} from '@gatehouse/core';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { GatehouseException } from './errors.js';
@@ -40,6 +47,10 @@ export class GatehouseGuard implements CanActivate {
   private readonly gatehouse: ResolvedAdapterOptions;
   private readonly host: HttpAdapterHost;
   private toRequestLike: ToRequestLike | undefined;
+  /** The verifier's call options by [optional][allowDelegation], checked once (see `callOptions`). */
+  private readonly calls: readonly (readonly AuthenticateOptions[])[] = [false, true].map((optional) =>
+    [false, true].map((allowDelegation) => callOptions({ optional, allowDelegation })),
+  );
 
   constructor(
     @Inject(GATEHOUSE) gatehouse: ResolvedAdapterOptions,
@@ -72,10 +83,9 @@ export class GatehouseGuard implements CanActivate {
     if (attached(request)) return true;
     try {
       this.toRequestLike ??= requestBuilder(this.host.httpAdapter.getType());
-      const result = verifier.authenticateNow(this.toRequestLike(request as never, origin), {
-        optional: optional || route.public,
-        allowDelegation: allowDelegation && !route.noDelegation,
-      });
+      const call =
+        this.calls[optional || route.public ? 1 : 0]![allowDelegation && !route.noDelegation ? 1 : 0]!;
+      const result = verifier.authenticateNow(this.toRequestLike(request as never, origin), call);
       if (!(result instanceof Promise)) return this.admit(request, route, result);
       return result
         .then((auth) => this.admit(request, route, auth))
