@@ -89,6 +89,19 @@ describe('docs/troubleshooting.md, API part', () => {
     expect(message).toBe(documented('mistyped-option'));
   });
 
+  it('mistyped-call-option: a typo in the options of one call', async () => {
+    const verifier = createVerifier({
+      issuer: 'https://id.example.com/oidc',
+      audience: 'https://api.example.com',
+      jwksUri: 'https://id.example.com/oidc/jwks',
+    });
+    const error = await verifier.verify('a.b.c', { scope: 'admin:all' } as never).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(`${error?.name}: ${error?.message}`).toBe(documented('mistyped-call-option'));
+  });
+
   it('empty-scope', () => {
     let message = '';
     try {
@@ -126,6 +139,7 @@ describe('docs/troubleshooting.md, API part', () => {
       'htu',
       'issuer-mismatch',
       'metadata-not-found',
+      'mistyped-call-option',
       'mistyped-option',
     ]);
   });

@@ -1,28 +1,15 @@
 /**
- * The `gatehouse-issuer` binary: run the command, keep `start` running until SIGINT/SIGTERM, exit with
- * the command's code otherwise.
+ * The `gatehouse-issuer` binary: check the Node.js version first (nothing else is loaded before), then
+ * run the command (`main.ts`).
  *
  * @module
  */
-import { runCli } from './run.js';
+import { tooOld } from './node-version.js';
 
-const result = await runCli(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-  cwd: process.cwd(),
-});
-if (result.issuer === undefined) {
-  process.exitCode = result.code;
+const refusal = tooOld(process.versions.node);
+if (refusal === undefined) {
+  await import('./main.js');
 } else {
-  const issuer = result.issuer;
-  const stop = (signal: string) => {
-    process.stderr.write(`Received ${signal}, shutting down.\n`);
-    issuer.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.stderr.write(`${refusal}\n`);
+  process.exitCode = 1;
 }

@@ -116,6 +116,12 @@ echo "the new secret: $(management_status "$(client_id reset.txt)" "$(client_sec
 stop $pid
 unset DATABASE_URL
 
+# ---- Node.js is too old ----------------------------------------------------------------------------
+# As the page's Node 20 would run it: this Node, reporting version 20.20.2 (a preload sets it).
+case_ old-node
+"$NODE" --import 'data:text/javascript,Object.defineProperty(process, "versions", { value: { ...process.versions, node: "20.20.2" } });' \
+  "$CLI" start 2>&1 || echo "exit code $?"
+
 # ---- A mistyped option, flag or setting ------------------------------------------------------------
 case_ unknown-flag
 gatehouse-issuer start --prot 3002 2>&1 || echo "exit code $?"
