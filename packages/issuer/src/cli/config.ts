@@ -14,8 +14,9 @@ import {
   type OptionTree,
   withoutPaths,
 } from '../config/keys.js';
-import type { IssuerConfig } from '../config/schema.js';
+import { type IssuerConfig, isMalformedDatabaseUrl } from '../config/schema.js';
 import { ConfigError } from '../errors.js';
+import { closest } from '../internal/suggest.js';
 import { CLI_SETTINGS, parseValue, type SettingKind } from './settings.js';
 
 /**
@@ -43,6 +44,46 @@ export const ENVIRONMENT: ReadonlyArray<readonly [variable: string, setting: str
       entry.env.map((variable) => Object.freeze([variable, entry.setting, entry.kind] as const)),
     ),
   );
+
+/**
+ * `GATEHOUSE_*` variables that are not issuer settings but belong to Gatehouse all the same: the
+ * config file's path, and the names the docs give a client's credentials, a personal access token
+ * and a webhook receiver's secret. They are never reported as unknown.
+ */
+const OTHER_VARIABLES: ReadonlySet<string> = new Set([
+  'GATEHOUSE_CONFIG',
+  'GATEHOUSE_CLIENT_ID',
+  'GATEHOUSE_CLIENT_SECRET',
+  'GATEHOUSE_PAT',
+  'GATEHOUSE_WEBHOOK_SECRET',
+]);
+
+/**
+ * One warning line for each set `GATEHOUSE_*` variable the issuer does not read (a typo such as
+ * `GATEHOUSE_PROT` would otherwise leave the setting at its default in silence), naming the closest
+ * variable it does read. Variables of other programs are not looked at.
+ *
+ * @example
+ * ```ts
+ * unknownVariables({ GATEHOUSE_PROT: '3005' });
+ * // ['warning: GATEHOUSE_PROT is not a gatehouse-issuer setting and is ignored (did you mean GATEHOUSE_PORT?)']
+ * ```
+ */
+export function unknownVariables(env: Readonly<Record<string, string | undefined>>): string[] {
+  const prefix = 'GATEHOUSE_';
+  const known = new Set(ENVIRONMENT.map(([variable]) => variable));
+  // Compared without the prefix they all share, so only the part that differs counts.
+  const suffixes = [...known]
+    .filter((name) => name.startsWith(prefix))
+    .map((name) => name.slice(prefix.length));
+  return Object.keys(env)
+    .filter((name) => name.startsWith(prefix) && !known.has(name) && !OTHER_VARIABLES.has(name))
+    .sort()
+    .map((name) => {
+      const match = closest(name.slice(prefix.length), suffixes);
+      return `warning: ${name} is not a gatehouse-issuer setting and is ignored${match === undefined ? '' : ` (did you mean ${prefix}${match}?)`}`;
+    });
+}
 
 /** Settings a config file may contain: every option but those only code can pass. */
 const FILE_SETTINGS: OptionTree = withoutPaths(OPTION_TREE, EMBEDDING_ONLY);
@@ -170,7 +211,9 @@ export function loadSettings(sources: ConfigSources): LoadedConfig {
   if (
     typeof settings.database === 'string' &&
     settings.database !== ':memory:' &&
-    !/^[a-z][a-z0-9+.-]*:\/\//i.test(settings.database)
+    !/^[a-z][a-z0-9+.-]*:\/\//i.test(settings.database) &&
+    // A URL typed wrong stays as written, for resolveConfig() to refuse naming the variable.
+    !isMalformedDatabaseUrl(settings.database)
   )
     settings.database = resolve(sources.cwd, settings.database);
   const claims = settings.customJwtClaims as Settings | undefined;

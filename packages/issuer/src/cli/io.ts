@@ -6,7 +6,7 @@
 import type { DestinationStream } from 'pino';
 import type { IssuerConfig } from '../config/schema.js';
 import type { ParsedArgs } from './args.js';
-import { loadSettings, type SettingOrigin } from './config.js';
+import { loadSettings, type SettingOrigin, unknownVariables } from './config.js';
 
 /**
  * Streams, environment and working directory of one CLI run.
@@ -31,7 +31,8 @@ export interface CliIo {
 const ORIGINS = new WeakMap<CliIo, ReadonlyMap<string, SettingOrigin>>();
 
 /**
- * The issuer configuration for a parsed command line.
+ * The issuer configuration for a parsed command line. A set `GATEHOUSE_*` variable the issuer does
+ * not read is reported on standard error, one line each ({@link unknownVariables}).
  *
  * @example
  * ```ts
@@ -47,6 +48,7 @@ export function configFor(args: ParsedArgs, io: CliIo): IssuerConfig {
     cwd: io.cwd,
   });
   ORIGINS.set(io, origins);
+  for (const warning of unknownVariables(io.env)) io.stderr.write(`${warning}\n`);
   return io.logs === undefined ? config : { ...config, log: { ...config.log, destination: io.logs } };
 }
 

@@ -186,6 +186,24 @@ function resolveCustomClaims(value: CustomJwtClaimsConfig): Readonly<Required<Cu
 }
 
 /**
+ * Whether a `database` value is a URL typed wrong rather than a file path: a scheme followed by `//`
+ * or `:/` without the rest of `://` (`postgres//db`, `postgresql:/db`), or `postgres`/`postgresql`
+ * followed by a colon but no `//`. Taken as a path, such a value would quietly create a new SQLite
+ * database (and administrator) under the working directory.
+ *
+ * @example
+ * ```ts
+ * isMalformedDatabaseUrl('postgres//gatehouse@localhost/db'); // true
+ * isMalformedDatabaseUrl('postgres://gatehouse@localhost/db'); // false
+ * isMalformedDatabaseUrl('./data/issuer.sqlite'); // false
+ * ```
+ */
+export function isMalformedDatabaseUrl(value: string): boolean {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return false;
+  return /^[a-z][a-z0-9+.-]+(?:\/\/|:\/)/i.test(value) || /^postgres(?:ql)?:/i.test(value);
+}
+
+/**
  * Merge `config` with {@link DEFAULTS} and validate it. Throws a `ConfigError` naming the first bad
  * setting, or the first name (at any level) that is not a setting, with the closest known one.
  *
@@ -212,6 +230,11 @@ export function resolveConfig(config: IssuerConfig): ResolvedConfig {
   const host = given(text(), 'host', DEFAULTS.host);
   const dataDir = given(text(), 'dataDir', DEFAULTS.dataDir);
   const database = given(text(), 'database', join(dataDir, DEFAULTS.databaseFile));
+  if (isMalformedDatabaseUrl(database))
+    fail(
+      'database',
+      'looks like a URL but is not one (a scheme needs "://"): write postgres://user:password@host:5432/gatehouse, or a SQLite file path such as ./data/issuer.sqlite',
+    );
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(database)?.[1]?.toLowerCase();
   if (scheme !== undefined && scheme !== 'postgres' && scheme !== 'postgresql')
     fail('database', 'must be a SQLite file path, ":memory:" or a postgres:// (postgresql://) URL');

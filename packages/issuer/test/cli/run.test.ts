@@ -2,7 +2,7 @@
  * The CLI in-process: help, config errors naming the setting; start with printed credentials, migrate,
  * seed and keys rotate on every driver (SQLite by default, PostgreSQL through DATABASE_URL).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -118,6 +118,46 @@ describe('gatehouse-issuer', () => {
     expect((await runCli(['admin', 'reset-secrets'], io())).code).toBe(2);
     expect(err.join('')).toMatch(
       /^Unknown command "admin reset-secrets" — did you mean "admin reset-secret"\?/,
+    );
+  });
+
+  it('a mistyped DATABASE_URL is refused naming it, and creates no SQLite database (#29 item 3)', async () => {
+    for (const url of [
+      'postgres//gatehouse@localhost/gatehouse',
+      'postgresql:/gatehouse@localhost/gatehouse',
+      'postgres:gatehouse@localhost/gatehouse',
+    ]) {
+      err = [];
+      expect((await runCli(['migrate'], io({ DATABASE_URL: url }))).code, url).toBe(2);
+      expect(err.join('').trimEnd()).toBe(
+        'Configuration error: "DATABASE_URL" looks like a URL but is not one (a scheme needs "://"): write postgres://user:password@host:5432/gatehouse, or a SQLite file path such as ./data/issuer.sqlite',
+      );
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('warns of a GATEHOUSE_* variable it does not read, naming the one meant (#29 item 2)', async () => {
+    const env = {
+      GATEHOUSE_PROT: '3005',
+      GATEHOUSE_DATABASE: ':memory:',
+      GATEHOUSE_WEBHOOK_SECRET: 'x',
+      OTHER: '1',
+    };
+    expect((await runCli(['migrate'], io(env))).code).toBe(0);
+    expect(
+      err
+        .join('')
+        .split('\n')
+        .filter((line) => line.startsWith('warning:')),
+    ).toEqual([
+      'warning: GATEHOUSE_PROT is not a gatehouse-issuer setting and is ignored (did you mean GATEHOUSE_PORT?)',
+    ]);
+    err = [];
+    expect(
+      (await runCli(['migrate'], io({ GATEHOUSE_DATABASE: ':memory:', GATEHOUSE_COLOUR: 'red' }))).code,
+    ).toBe(0);
+    expect(err.join('').split('\n')[0]).toBe(
+      'warning: GATEHOUSE_COLOUR is not a gatehouse-issuer setting and is ignored',
     );
   });
 

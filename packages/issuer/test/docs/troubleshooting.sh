@@ -131,6 +131,14 @@ echo '{ "keys": { "graceperiod": 3600 } }' >gatehouse-issuer.json
 gatehouse-issuer start 2>&1 || echo "exit code $?"
 rm gatehouse-issuer.json
 
+case_ unknown-env
+GATEHOUSE_PROT=3005 gatehouse-issuer migrate >/dev/null 2>warned.txt
+head -1 warned.txt && rm warned.txt
+
+case_ malformed-database-url
+DATABASE_URL='postgres//gatehouse@localhost/gatehouse' gatehouse-issuer migrate 2>&1 || echo "exit code $?"
+[ ! -e postgres ] || echo "a file named postgres was created"
+
 # ---- A bad environment variable --------------------------------------------------------------------
 case_ bad-env
 GATEHOUSE_ADMIN_CLIENT_ID=ci-admin GATEHOUSE_ADMIN_CLIENT_SECRET=too-short gatehouse-issuer start 2>&1 ||

@@ -45,7 +45,7 @@ export async function startCliIssuer(env: Record<string, string> = {}): Promise<
     DATABASE_URL: database,
     GATEHOUSE_ADMIN_CLIENT_ID: admin.clientId,
     GATEHOUSE_ADMIN_CLIENT_SECRET: admin.clientSecret,
-    GATEHOUSE_PASSWORDS_SCRYPT_COST: '1024',
+    GATEHOUSE_PASSWORD_SCRYPT_COST: '1024',
     // Tests make many requests of one client and address in a minute.
     GATEHOUSE_RATE_LIMITS_MANAGEMENT_PER_CLIENT: '100000',
     GATEHOUSE_RATE_LIMITS_TOKEN_PER_CLIENT: '100000',
