@@ -391,6 +391,52 @@ export class DatabaseFileError extends Error {
 }
 
 /**
+ * Why the PostgreSQL database could not be reached: `refused` (nothing listens at the host and port),
+ * `host_not_found`, `timeout`, `database_missing`, `authentication` (a wrong user or password, or
+ * `pg_hba.conf` refuses the client), `tls`, or `other`.
+ */
+export type DatabaseConnectionReason =
+  | 'refused'
+  | 'host_not_found'
+  | 'timeout'
+  | 'database_missing'
+  | 'authentication'
+  | 'tls'
+  | 'other';
+
+/**
+ * The PostgreSQL database cannot be reached or entered at start. The message names the database (its
+ * URL without the password), what went wrong and what to check; `detail` is that last part alone, for a
+ * caller that names the setting itself (the CLI says `DATABASE_URL`).
+ *
+ * @example
+ * ```ts
+ * import { createIssuer, DatabaseConnectionError } from '@gatehouse/issuer';
+ * try { await createIssuer(config); } catch (err) { if (err instanceof DatabaseConnectionError) console.error(err.message); }
+ * // cannot connect to the PostgreSQL database postgres://gatehouse@127.0.0.1:5432/gatehouse: connection refused at 127.0.0.1:5432 — is PostgreSQL running there? …
+ * ```
+ */
+export class DatabaseConnectionError extends Error {
+  /** The database URL, without its password. */
+  readonly database: string;
+  readonly reason: DatabaseConnectionReason;
+  /** What went wrong and what to check, without the database. */
+  readonly detail: string;
+  constructor(
+    database: string,
+    reason: DatabaseConnectionReason,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`cannot connect to the PostgreSQL database ${database}: ${detail}`, options);
+    this.name = 'DatabaseConnectionError';
+    this.database = database;
+    this.reason = reason;
+    this.detail = detail;
+  }
+}
+
+/**
  * Stable causes of a refused token exchange, recorded in audit events (`reason`). Errors raised by
  * oidc-provider before the grant runs are recorded by their OAuth code (`invalid_client`,
  * `unauthorized_client`, `invalid_request`).

@@ -72,6 +72,8 @@ export {
   type CopyErrorReason,
   CustomClaimsError,
   type CustomClaimsFailure,
+  DatabaseConnectionError,
+  type DatabaseConnectionReason,
   DatabaseFileError,
   ListenError,
   ManagementError,

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ConfigError } from '../errors.js';
+import { ConfigError, DatabaseConnectionError } from '../errors.js';
 import { didYouMean } from '../internal/suggest.js';
 import type { Issuer } from '../server.js';
 import { COMMAND_OPTIONS, parseArgs, USAGE } from './args.js';
@@ -89,6 +89,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
     if (err instanceof ConfigError) {
       io.stderr.write(`Configuration error: ${explainConfigError(err, originsOf(io)).message}\n`);
       return { code: 2 };
+    }
+    if (err instanceof DatabaseConnectionError) {
+      const origin = originsOf(io).get('database');
+      const setBy =
+        origin === undefined
+          ? ''
+          : ` (${origin.kind === 'file' ? `"database" in ${origin.name}` : origin.name})`;
+      io.stderr.write(
+        `Error: cannot connect to the PostgreSQL database ${err.database}${setBy}: ${err.detail}\n`,
+      );
+      return { code: 1 };
     }
     const issues = (err as { issues?: Array<{ path: string; message: string }> }).issues;
     io.stderr.write(`Error: ${(err as Error).message}\n`);

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { isPostgresUrl, openPostgresStore, type PostgresStoreOptions } from './drivers/postgres.js';
+import { isPostgresUrl } from './database-url.js';
+import { openPostgresStore, type PostgresStoreOptions } from './drivers/postgres.js';
 import { openSqliteStore, type SqliteStoreOptions } from './drivers/sqlite.js';
 import type { Store } from './store.js';
 
@@ -40,22 +41,4 @@ export function openStore(database: string, options: OpenStoreOptions = {}): Sto
     : openSqliteStore(database, { onWarning });
 }
 
-/**
- * `database` as it may be printed: a URL loses its password (and any query, which may carry one).
- *
- * @example
- * ```ts
- * describeDatabase('postgres://app:s3cret@db:5432/gatehouse'); // 'postgres://app:***@db:5432/gatehouse'
- * ```
- */
-export function describeDatabase(database: string): string {
-  if (!isPostgresUrl(database)) return database;
-  try {
-    const url = new URL(database);
-    if (url.password !== '') url.password = '***';
-    url.search = '';
-    return url.href;
-  } catch {
-    return 'postgres://(unparsable URL)';
-  }
-}
+export { describeDatabase } from './database-url.js';

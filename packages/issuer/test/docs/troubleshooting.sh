@@ -139,6 +139,15 @@ case_ malformed-database-url
 DATABASE_URL='postgres//gatehouse@localhost/gatehouse' gatehouse-issuer migrate 2>&1 || echo "exit code $?"
 [ ! -e postgres ] || echo "a file named postgres was created"
 
+# ---- The PostgreSQL database cannot be reached -----------------------------------------------------
+# The test cluster's URL with another port (nothing listens on the free port now) or database name.
+url_with() { "$NODE" -e 'const u = new URL(process.argv[1]); u[process.argv[2]] = process.argv[3]; console.log(u.href)' "$pg_url" "$1" "$2"; }
+case_ pg-refused
+DATABASE_URL=$(url_with port "$FREE_PORT") gatehouse-issuer migrate 2>&1 || echo "exit code $?"
+
+case_ pg-database-missing
+DATABASE_URL=$(url_with pathname /gatehous) gatehouse-issuer migrate 2>&1 || echo "exit code $?"
+
 # ---- A bad environment variable --------------------------------------------------------------------
 case_ bad-env
 GATEHOUSE_ADMIN_CLIENT_ID=ci-admin GATEHOUSE_ADMIN_CLIENT_SECRET=too-short gatehouse-issuer start 2>&1 ||

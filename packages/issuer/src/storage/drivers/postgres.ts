@@ -19,9 +19,11 @@
  */
 import pg from 'pg';
 import { DEFAULTS } from '../../config/defaults.js';
+import { isPostgresUrl } from '../database-url.js';
 import { createSqlStore } from '../sql/index.js';
 import { applyMigrations } from '../sql/migrate.js';
 import type { Store } from '../store.js';
+import { connectionError } from './postgres-connect-errors.js';
 import { LOCK_KEY, PostgresExecutor, PreparedStatements } from './postgres-executor.js';
 import { KeyNotifications } from './postgres-keys.js';
 import { configNotifications, PgNotifications } from './postgres-notifications.js';
@@ -43,19 +45,6 @@ export interface PostgresStoreOptions {
   readonly idleTimeout?: number | undefined;
   /** Called with errors of idle connections and of the notification connection (never thrown). */
   readonly onError?: ((err: Error) => void) | undefined;
-}
-
-/**
- * Whether `database` names a PostgreSQL database (`postgres://` or `postgresql://`).
- *
- * @example
- * ```ts
- * isPostgresUrl('postgresql://db/gatehouse'); // true
- * isPostgresUrl('./.data/issuer.sqlite'); // false
- * ```
- */
-export function isPostgresUrl(database: string): boolean {
-  return /^postgres(?:ql)?:\/\//i.test(database);
 }
 
 function integer(
@@ -113,9 +102,12 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
   const notifications = new PgNotifications(url, onError);
   const keyChanges = new KeyNotifications(notifications);
 
-  /** Run `fn` on one connection holding the session advisory lock `name`. */
+  /**
+   * Run `fn` on one connection holding the session advisory lock `name`. A connection that cannot be
+   * made (migration and start-up come here first) is a `DatabaseConnectionError` saying what to check.
+   */
   const locked = async <T>(name: string, fn: (db: PostgresExecutor) => Promise<T>): Promise<T> => {
-    const client = await pool.connect();
+    const client = await pool.connect().catch((err: unknown) => Promise.reject(connectionError(url, err)));
     const db = new PostgresExecutor(client, statements);
     let broken: Error | undefined;
     try {
@@ -150,3 +142,5 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
     externalChanges: configNotifications(notifications),
   });
 }
+
+export { isPostgresUrl } from '../database-url.js';
