@@ -97,6 +97,15 @@ describe('the issuer option', () => {
     expect(() => resolve({ issuer: ['urn:example:legacy'] })).toThrow('"issuer[0]" option must use https:');
   });
 
+  it('an issuer without its scheme says so, with the URL meant (#29 item 9)', () => {
+    expect(() => resolve({ issuer: 'localhost:3001/oidc' })).toThrow(
+      '"issuer" option is missing its scheme (http:// or https://): write "http://localhost:3001/oidc"',
+    );
+    expect(() => resolve({ issuer: 'id.example.com/oidc' })).toThrow(
+      '"issuer" option is missing its scheme (http:// or https://): write "https://id.example.com/oidc"',
+    );
+  });
+
   it('drops a plain issuer named twice', () => {
     expect(resolve({ issuer: ['https://a.test', 'https://b.test', 'https://a.test'] }).issuers).toEqual([
       'https://a.test',

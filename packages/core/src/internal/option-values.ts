@@ -66,6 +66,11 @@ export function isAllowedUrl(url: URL, allowInsecureHttp: boolean): boolean {
  * ```
  */
 export function parseUrl(value: unknown, option: string, allowInsecureHttp: boolean): URL {
+  if (typeof value === 'string' && /^[a-z0-9.-]+(?::\d+)?(?:\/|$)/i.test(value)) {
+    // `localhost:3001/oidc` parses as a URL of scheme "localhost:": say what is missing, not "https".
+    const meant = `${/^(?:localhost|127\.|\[::1\])/i.test(value) ? 'http' : 'https'}://${value.replace(/^\/+/, '')}`;
+    fail(option, `is missing its scheme (http:// or https://): write ${JSON.stringify(meant.slice(0, 200))}`);
+  }
   let url: URL;
   try {
     url = new URL(value instanceof URL ? value.href : (value as string));

@@ -10,15 +10,20 @@ import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 
 /**
- * An integer setting within `[min, max]`.
+ * An integer setting within `[min, max]`; without `max`, any integer from `min` up ("must be an integer,
+ * 0 or more").
  *
  * @example
  * ```ts
  * const PORT = integer(0, 65_535);
+ * const GRACE = integer(0); // "must be an integer, 0 or more"
  * ```
  */
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
-  const error = `must be an integer between ${min} and ${max}`;
+  const error =
+    max === Number.MAX_SAFE_INTEGER
+      ? `must be an integer, ${min} or more`
+      : `must be an integer between ${min} and ${max}`;
   return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 }
 

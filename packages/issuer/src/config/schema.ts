@@ -46,6 +46,14 @@ const fail = (option: string, must: string): never => {
 
 function parseBaseUrl(value: unknown): URL {
   if (value === undefined) return fail('baseUrl', 'is required (e.g. http://localhost:3001)');
+  if (typeof value === 'string' && /^[a-z0-9.-]+(?::\d+)?(?:\/|$)/i.test(value)) {
+    // `localhost:3001` parses as a URL of scheme "localhost:": say what is missing.
+    const meant = `${/^(?:localhost|127\.|\[::1\])/i.test(value) ? 'http' : 'https'}://${value.replace(/^\/+/, '')}`;
+    return fail(
+      'baseUrl',
+      `is missing its scheme (http:// or https://): write ${JSON.stringify(meant.slice(0, 200))}`,
+    );
+  }
   let url: URL;
   try {
     url = new URL(parseSetting(text(), value, 'baseUrl'));
@@ -211,7 +219,7 @@ export function isMalformedDatabaseUrl(value: string): boolean {
  * ```ts
  * import { resolveConfig } from '@gatehouse/issuer';
  * resolveConfig({ baseUrl: 'http://localhost:3001', keys: { gracePeriod: -1 } });
- * // ConfigError: "keys.gracePeriod" must be an integer between 0 and …
+ * // ConfigError: "keys.gracePeriod" must be an integer, 0 or more
  * resolveConfig({ baseURL: 'http://localhost:3001' });
  * // ConfigError: "baseURL" is not a known option — did you mean "baseUrl"?
  * ```

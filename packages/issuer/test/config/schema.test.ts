@@ -45,6 +45,18 @@ describe('resolveConfig', () => {
     expect(config.issuer).toBe('https://id.example.com/auth/oidc');
   });
 
+  it('a base URL or a setting without its scheme says so, with the URL meant (#29 item 9)', () => {
+    expect(() => resolveConfig({ baseUrl: 'localhost:3001' })).toThrow(
+      '"baseUrl" is missing its scheme (http:// or https://): write "http://localhost:3001"',
+    );
+    expect(() => resolveConfig({ baseUrl: 'id.example.com/auth' })).toThrow(
+      '"baseUrl" is missing its scheme (http:// or https://): write "https://id.example.com/auth"',
+    );
+    expect(() => resolveConfig({ ...base, keys: { gracePeriod: -1 } })).toThrow(
+      '"keys.gracePeriod" must be an integer, 0 or more',
+    );
+  });
+
   it.each([
     [{}, 'baseUrl'],
     [{ baseUrl: 'localhost:3001' }, 'baseUrl'],
