@@ -120,11 +120,18 @@ export function stepUpPolicy(): interactionPolicy.Prompt[] {
   return policy;
 }
 
+/** The grants issued for a user's sign-in, and the entity that remembers that sign-in. */
+const SIGN_IN_SOURCES: Readonly<Record<string, 'AuthorizationCode' | 'RefreshToken'>> = Object.freeze({
+  authorization_code: 'AuthorizationCode',
+  refresh_token: 'RefreshToken',
+});
+
 /**
  * Put the `acr` and `auth_time` of the sign-in behind a JWT access token in its payload (RFC 9068
  * §2.2.1), from the authorization code or refresh token it was issued for — never from anything else,
- * so no request parameter can set them. Tokens issued without a user sign-in (client credentials,
- * token exchange) carry neither.
+ * so no request parameter can set them. Tokens of other grants carry neither: no user authenticated
+ * in a client-credentials or token-exchange request (catalogue F10), so an impersonation token or a
+ * machine's token never passes a step-up check.
  *
  * @example
  * ```ts
@@ -134,10 +141,13 @@ export function stepUpPolicy(): interactionPolicy.Prompt[] {
 export function authenticationClaims(ctx: KoaContextWithOIDC, payload: Record<string, unknown>): void {
   delete payload.acr;
   delete payload.auth_time;
-  const entities = ctx.oidc?.entities as
-    | { AuthorizationCode?: SignInFacts; RefreshToken?: SignInFacts }
-    | undefined;
-  const source = entities?.AuthorizationCode ?? entities?.RefreshToken;
+  const grantType = ctx.oidc?.params?.grant_type;
+  const entity =
+    typeof grantType === 'string' && Object.hasOwn(SIGN_IN_SOURCES, grantType)
+      ? SIGN_IN_SOURCES[grantType]
+      : undefined;
+  if (entity === undefined) return;
+  const source = (ctx.oidc.entities as Partial<Record<typeof entity, SignInFacts>>)[entity];
   if (typeof source?.acr === 'string') payload.acr = source.acr;
   if (typeof source?.authTime === 'number') payload.auth_time = source.authTime;
 }

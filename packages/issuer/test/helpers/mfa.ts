@@ -40,15 +40,15 @@ export async function authorize(
   agent: Agent,
   extra: Record<string, string> = {},
   options: AuthorizeOptions = {},
-): Promise<{ page: AgentResponse; verifier: string; resource: string | undefined }> {
+): Promise<{ page: AgentResponse; verifier: string; resource: string | null }> {
   const { verifier, challenge } = pkce();
-  const resource = options.resource === null ? undefined : (options.resource ?? ORDERS);
+  const resource = options.resource === undefined ? ORDERS : options.resource;
   const url = authorizeUrl({
     baseUrl: t.baseUrl,
     clientId: WEB.clientId,
     redirectUri: REDIRECT,
     scope: options.scope ?? 'openid read:orders',
-    ...(resource === undefined ? {} : { resource }),
+    ...(resource === null ? {} : { resource }),
     codeChallenge: challenge,
     extra,
   });
@@ -93,12 +93,12 @@ export interface Redeemed {
   readonly id: ReturnType<typeof payloadOf>;
 }
 
-/** Redeem the redirect's code (for `resource`, when given). */
+/** Redeem the redirect's code for `resource` (`null`: none). */
 export async function redeem(
   t: TestIssuer,
   redirect: AgentResponse,
   verifier: string,
-  resource: string | undefined = ORDERS,
+  resource: string | null = ORDERS,
 ): Promise<Redeemed> {
   expect(redirect.location?.startsWith(REDIRECT), `redirected to the client: ${redirect.status}`).toBe(true);
   const res = await tokenRequest(
@@ -108,7 +108,7 @@ export async function redeem(
       code: codeOf(redirect),
       redirect_uri: REDIRECT,
       code_verifier: verifier,
-      ...(resource === undefined ? {} : { resource }),
+      ...(resource === null ? {} : { resource }),
     },
     WEB,
   );
