@@ -119,7 +119,10 @@ export function resolveStepUpRequirement(options: StepUpOptions): StepUpRequirem
  * Check a verified token against a step-up requirement. Throws
  * {@link InsufficientUserAuthenticationError} (401) when its `acr` is not accepted or its `auth_time`
  * is missing or too old, and {@link InvalidTokenError} (`claim`) when `acr` is not a string or
- * `auth_time` is not a NumericDate or lies in the future beyond the tolerance.
+ * `auth_time` is not a NumericDate or lies in the future beyond the tolerance. A delegated token
+ * (RFC 8693 `act`: someone acting for the subject, such as an impersonation) never meets a
+ * requirement: the subject did not sign in for it, so an `acr` or `auth_time` it carries (an issuer
+ * may copy the actor's) is not read.
  *
  * @param now - current time in seconds since the epoch.
  * @param tolerance - the verifier's clock tolerance, in seconds.
@@ -142,6 +145,12 @@ export function checkStepUp(
       throw new InvalidTokenError('claim', context, 'auth_time');
   }
   const { acrValues, maxAge } = requirement;
+  if (info.actor !== undefined)
+    throw new InsufficientUserAuthenticationError(
+      acrValues !== undefined ? 'acr_not_accepted' : 'auth_time_too_old',
+      requirement,
+      context,
+    );
   if (acrValues !== undefined && (acr === undefined || !acrValues.includes(acr)))
     throw new InsufficientUserAuthenticationError('acr_not_accepted', requirement, context);
   if (maxAge !== undefined && (authTime === undefined || now - tolerance - (authTime as number) > maxAge))

@@ -141,6 +141,30 @@ describe('E9: a route requiring acr_values or max_age', () => {
     ).rejects.toMatchObject({ status: 403, reason: 'delegation_not_allowed' });
   });
 
+  it('F10: a delegated token (act) never meets a step-up requirement, whatever acr and auth_time it carries', async () => {
+    const verifier = make();
+    const fresh = { acr: MFA, auth_time: now() };
+    const delegated = token({ ...fresh, act: { sub: 'support-7' } });
+    const options = { allowDelegation: true } as const;
+    expect((await refusal(verifier.verify(delegated, { ...options, acrValues: [MFA] }))).reason).toBe(
+      'acr_not_accepted',
+    );
+    expect((await refusal(verifier.verify(delegated, { ...options, maxAge: 600 }))).reason).toBe(
+      'auth_time_too_old',
+    );
+    // The same claims without act pass; a delegated token passes a route without step-up.
+    await expect(verifier.verify(token(fresh), { acrValues: [MFA], maxAge: 600 })).resolves.toBeDefined();
+    await expect(verifier.verify(delegated, options)).resolves.toBeDefined();
+    // Also through authorize() with a requireScope() requirement.
+    const auth = await verifier.verify(delegated, options);
+    expect(() =>
+      verifier.authorize(
+        auth,
+        resolveScopeRequirement('read:orders', { acrValues: [MFA], allowDelegation: true }),
+      ),
+    ).toThrow(InsufficientUserAuthenticationError);
+  });
+
   it('verifier-wide acrValues / maxAge apply to every token, also one served from the result cache', async () => {
     const verifier = make({ acrValues: MFA, maxAge: 600 });
     const strong = token({ acr: MFA, auth_time: now() });

@@ -8,7 +8,10 @@
  * would need the plain secret); refresh tokens rotated on every use; a replayed code or refresh token
  * revokes its grant; development interactions off. Clients enabled for token exchange get the RFC 8693
  * grant type. Just before a JWT access token is signed, `act` is set from the verified actor of a token
- * exchange (and from nothing else), then `getCustomJwtClaims` adds its claims when configured.
+ * exchange (and from nothing else), `acr` and `auth_time` from the sign-in behind an authorization
+ * code or refresh token (and from nothing else), then `getCustomJwtClaims` adds its claims when
+ * configured (never a reserved one), then the `roles` claim is written. The `claims` parameter is
+ * honoured for `acr` and `auth_time` only.
  *
  * @module
  */
@@ -36,6 +39,7 @@ import { verifySecret } from '../internal/secrets.js';
 import type { KeySet } from '../keys.js';
 import { createAdapter } from '../storage/adapter.js';
 import type { ApplicationRecord, Store } from '../storage/store.js';
+import { claimsParameterAssertion } from './claims-parameter.js';
 import { DEFAULTS, OIDC_SCOPES } from './defaults.js';
 import { boundDescription, boundErrorBody } from './error-echo.js';
 import { pinPublicOrigin } from './public-origin.js';
@@ -163,6 +167,12 @@ export function buildConfiguration(deps: ProviderDeps): Configuration {
     },
     features: {
       devInteractions: { enabled: false },
+      // OIDC Core §5.5, for the claims about the sign-in only: an essential acr is stepped up or
+      // refused, never answered with a weaker level (claims-parameter.ts, step-up.ts).
+      claimsParameter: {
+        enabled: true,
+        assertClaimsParameter: claimsParameterAssertion(SUPPORTED_ACR_VALUES),
+      },
       clientCredentials: { enabled: true },
       // RFC 9449, always on: a valid proof binds the tokens to its key (see dpop.ts).
       dPoP: {

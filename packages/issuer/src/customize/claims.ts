@@ -2,7 +2,9 @@
  * Applies `getCustomJwtClaims` to every JWT access token (authorization code, refresh, client
  * credentials, token exchange): builds the `context` (user with roles but never the password hash,
  * application without its secret, grant with the subject token's context), runs the function through
- * the worker pool, and merges the result into the payload, skipping {@link RESERVED_CLAIMS}.
+ * the worker pool, and merges the result into the payload, skipping {@link RESERVED_CLAIMS}: a
+ * reserved claim in the result fails closed — it is dropped, the token keeps the issuer's value (or
+ * none), and the names dropped are logged (`custom_claims.reserved`, never their values).
  *
  * Results are parsed with every `__proto__` key dropped, and merged by plain assignment of own keys
  * other than `__proto__`, `constructor` and `prototype`, so a result can never change a prototype
@@ -24,6 +26,8 @@ import type { ClaimsRunner } from './runner.js';
 import { type CustomClaimsContext, RESERVED_CLAIMS } from './types.js';
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** {@link RESERVED_CLAIMS} for lookups; module-private, so nothing can add to or remove from it. */
+const RESERVED = new Set(RESERVED_CLAIMS);
 
 /** Adds custom claims to a JWT payload in place. */
 export interface CustomClaims {
@@ -137,10 +141,16 @@ export function createCustomClaims(options: CustomClaimsOptions): CustomClaims {
       if (Buffer.byteLength(outcome.json) > runner.maxResultBytes) return failed('too_large');
       const claims = parseClaims(outcome.json);
       if (claims === undefined) return failed('not_an_object');
+      const dropped: string[] = [];
       for (const [name, value] of Object.entries(claims)) {
-        if (RESERVED_CLAIMS.has(name) || FORBIDDEN_KEYS.has(name)) continue;
-        payload[name] = value;
+        if (RESERVED.has(name)) dropped.push(name);
+        else if (!FORBIDDEN_KEYS.has(name)) payload[name] = value;
       }
+      if (dropped.length > 0)
+        log.warn(
+          { event: 'custom_claims.reserved', claims: dropped },
+          'custom claims function returned reserved claims; they were ignored',
+        );
     },
   };
 }

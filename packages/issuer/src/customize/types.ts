@@ -12,32 +12,56 @@
  */
 
 /**
- * Claims that the function can never set or change: what the issuer writes itself (RFC 9068) and the
- * delegation and confirmation claims (RFC 8693 `act`/`may_act`, RFC 7800 `cnf`), plus `nbf` and `azp`.
+ * Claims that the function can never set or change, one frozen list (catalogue F9): the claims a
+ * token's validity, subject, audience, authorization, delegation, key binding and authentication rest
+ * on. Whatever the function returns for them is dropped, so the token carries the issuer's own value,
+ * or none — `acr` and `auth_time` in particular stay those of the user's sign-in (absent from client
+ * credentials and token exchange), so no function can turn a password sign-in into a step-up one.
+ *
+ * - RFC 7519 §4.1, the registered claim names: `iss`, `sub`, `aud`, `exp`, `nbf`, `iat`, `jti`;
+ * - RFC 9068 §2.2 (JWT access tokens): `client_id`, `scope`, and the issuer's `roles` (§2.2.3.1);
+ * - the authentication behind the token (RFC 9068 §2.2.1, RFC 9470, OIDC Core §2): `auth_time`,
+ *   `acr`, `amr`;
+ * - delegation (RFC 8693 §4): `act`, `may_act`; key confirmation (RFC 7800, RFC 9449): `cnf`;
+ * - the other protocol claims of OpenID Connect tokens (Core §2, §3.3.2.11, Front- and Back-Channel
+ *   Logout, Self-Issued `sub_jwk`; FAPI `s_hash`): `azp`, `nonce`, `at_hash`, `c_hash`, `s_hash`,
+ *   `sid`, `events`, `sub_jwk`.
+ *
+ * Claims about the user (`email`, `name`, …) and other authorization data (`groups`, `entitlements`)
+ * stay the function's to add: the issuer writes none of them into access tokens.
  *
  * @example
  * ```ts
  * import { RESERVED_CLAIMS } from '@gatehouse/issuer';
- * RESERVED_CLAIMS.has('act'); // true: getCustomJwtClaims can never set it
+ * RESERVED_CLAIMS.includes('acr'); // true: getCustomJwtClaims can never set it
  * ```
  */
-export const RESERVED_CLAIMS: ReadonlySet<string> = Object.freeze(
-  new Set([
-    'jti',
-    'sub',
-    'iat',
-    'exp',
-    'nbf',
-    'iss',
-    'aud',
-    'client_id',
-    'scope',
-    'act',
-    'may_act',
-    'cnf',
-    'azp',
-  ]),
-);
+export const RESERVED_CLAIMS: readonly string[] = Object.freeze([
+  'iss',
+  'sub',
+  'aud',
+  'exp',
+  'nbf',
+  'iat',
+  'jti',
+  'client_id',
+  'scope',
+  'roles',
+  'auth_time',
+  'acr',
+  'amr',
+  'act',
+  'may_act',
+  'cnf',
+  'azp',
+  'nonce',
+  'at_hash',
+  'c_hash',
+  's_hash',
+  'sid',
+  'events',
+  'sub_jwk',
+]);
 
 /** The user a token is about (never the password hash). */
 export interface CustomClaimsUser {

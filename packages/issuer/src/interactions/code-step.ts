@@ -78,7 +78,7 @@ const attempts = (accountId: string) => `totp:${accountId}`;
  * @example
  * ```ts
  * const codeStep = createCodeStep({ store, log, csrfKey, cookieKeys, issuerHost, action, csrfFor, … });
- * if (requiredAcr(details.params.acr_values) === ACR_VALUES.mfa) return codeStep.show(res, 200, details, name, user, true);
+ * if (requiredAcr(details.params) === ACR_VALUES.mfa) return codeStep.show(res, 200, details, name, user, true);
  * ```
  */
 export function createCodeStep(deps: CodeStepDeps) {

@@ -233,7 +233,7 @@ export function createInteractionRoutes(deps: InteractionDeps) {
       return page(res, 401, loginView(details, name, { identifier, error: LOGIN_MESSAGES[outcome.kind] }));
     }
     const user = outcome.user;
-    if (requiredAcr(details.params.acr_values) === ACR_VALUES.mfa)
+    if (requiredAcr(details.params) === ACR_VALUES.mfa)
       return codeStep.show(res, 200, details, name, user, true);
     return finishLogin(req, res, details, user.id, ACR_VALUES.password);
   }

@@ -4,36 +4,19 @@
  * `auth_time` in access tokens — and the new cases B87 (a code is accepted once), B88 (wrong codes are
  * throttled) and B89 (the TOTP secret is sealed at rest and never logged), on SQLite and PostgreSQL.
  */
-import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { ACR_VALUES } from '../../src/config/step-up.js';
 import { CODE_MESSAGES } from '../../src/interactions/code-step.js';
 import { escapeHtml } from '../../src/interactions/views/layout.js';
 import { executorOf } from '../../src/storage/sql/index.js';
-import {
-  Agent,
-  type AgentResponse,
-  authorizeUrl,
-  codeOf,
-  hiddenField,
-  pkce,
-  tokenRequest,
-} from '../helpers/agent.js';
+import { Agent, type AgentResponse, hiddenField } from '../helpers/agent.js';
 import { DRIVERS } from '../helpers/drivers.js';
-import { loadWorld, ORDERS, PASSWORD, REDIRECT, SECRETS } from '../helpers/fixtures.js';
+import { loadWorld, PASSWORD } from '../helpers/fixtures.js';
 import { startIssuer, type TestIssuer } from '../helpers/issuer.js';
+import * as mfa from '../helpers/mfa.js';
 
-const WEB = { clientId: 'web-app', clientSecret: SECRETS.web };
-const claimsOf = (jwt: string) =>
-  JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
-const actionOf = (page: AgentResponse, baseUrl: string) =>
-  new URL(/<form method="post" action="([^"]+)"/.exec(page.text)![1]!, baseUrl).href;
-/** The Base32 key an enrolment page shows (grouped by four for typing). */
-const keyOf = (page: AgentResponse) =>
-  /<code id="totp-key">([A-Z2-7 ]+)<\/code>/.exec(page.text)![1]!.replaceAll(' ', '');
-const codeFor = (key: string, timestamp = Date.now()) =>
-  TOTP.generate({ secret: Secret.fromBase32(key), timestamp, period: DEFAULTS.totp.period });
+const { actionOf, codeFor, keyOf } = mfa;
 
 describe.each(DRIVERS)('%s', (driver) => {
   let t: TestIssuer;
@@ -44,59 +27,13 @@ describe.each(DRIVERS)('%s', (driver) => {
   });
   afterAll(() => t.close());
 
-  /** Start an authorization request with `extra` parameters; returns the page it stops at. */
-  async function authorize(agent: Agent, extra: Record<string, string> = {}) {
-    const { verifier, challenge } = pkce();
-    const url = authorizeUrl({
-      baseUrl: t.baseUrl,
-      clientId: WEB.clientId,
-      redirectUri: REDIRECT,
-      scope: 'openid read:orders',
-      resource: ORDERS,
-      codeChallenge: challenge,
-      extra,
-    });
-    return { page: await agent.follow(await agent.get(url), REDIRECT), verifier };
-  }
-
-  async function password(agent: Agent, page: AgentResponse, identifier = 'alice') {
-    expect(page.text).toContain('name="identifier"');
-    const posted = await agent.post(actionOf(page, t.baseUrl), {
-      csrf: hiddenField(page.text, 'csrf'),
-      identifier,
-      password: PASSWORD,
-    });
-    return agent.follow(posted, REDIRECT);
-  }
-
-  async function submitCode(agent: Agent, page: AgentResponse, code: string) {
-    const posted = await agent.post(actionOf(page, t.baseUrl), {
-      csrf: hiddenField(page.text, 'csrf'),
-      step: hiddenField(page.text, 'step'),
-      code,
-    });
-    return agent.follow(posted, REDIRECT);
-  }
-
-  /** Redeem the redirect's code for the orders API; resolves to the access token's claims. */
-  async function accessClaims(redirect: AgentResponse, verifier: string) {
-    expect(redirect.location?.startsWith(REDIRECT), `redirected to the client: ${redirect.status}`).toBe(
-      true,
-    );
-    const res = await tokenRequest(
-      t.baseUrl,
-      {
-        grant_type: 'authorization_code',
-        code: codeOf(redirect),
-        redirect_uri: REDIRECT,
-        code_verifier: verifier,
-        resource: ORDERS,
-      },
-      WEB,
-    );
-    expect(res.status).toBe(200);
-    return { access: claimsOf(res.body.access_token), id: claimsOf(res.body.id_token) };
-  }
+  const authorize = (agent: Agent, extra: Record<string, string> = {}) => mfa.authorize(t, agent, extra);
+  const password = (agent: Agent, page: AgentResponse, identifier = 'alice') =>
+    mfa.submitPassword(t, agent, page, identifier);
+  const submitCode = (agent: Agent, page: AgentResponse, code: string) =>
+    mfa.submitCode(t, agent, page, code);
+  /** Redeem the redirect's code for the orders API; resolves to the access and ID tokens' claims. */
+  const accessClaims = (redirect: AgentResponse, verifier: string) => mfa.redeem(t, redirect, verifier);
 
   let enrolledKey = '';
 
@@ -143,12 +80,7 @@ describe.each(DRIVERS)('%s', (driver) => {
   /** A complete mfa sign-in of a new user `username` (enrolment included); resolves to its key. */
   async function enrolled(username: string): Promise<string> {
     await t.issuer.seed({ users: [{ username, password: PASSWORD, roles: ['reader'] }] });
-    const agent = new Agent();
-    const { page, verifier } = await authorize(agent, { acr_values: ACR_VALUES.mfa });
-    const enrol = await password(agent, page, username);
-    const key = keyOf(enrol);
-    await accessClaims(await submitCode(agent, enrol, codeFor(key)), verifier);
-    return key;
+    return (await mfa.enrolMfa(t, username)).key;
   }
 
   it('E10: a password session asked for acr_values=mfa signs in again; an enrolled user only enters a code', async () => {
