@@ -23,7 +23,8 @@ import { writeClaimsModules } from './fixtures.js';
 
 describe.each(DRIVERS)('%s', (driver) => {
   const paths = writeClaimsModules();
-  const TIMEOUT = 500;
+  // Long enough that the other requests of B24 finish well inside it on a loaded machine.
+  const TIMEOUT = 1_500;
   const STANDARD = ['aud', 'client_id', 'exp', 'iat', 'iss', 'jti', 'scope', 'sub'];
   const FAILED_BODY = {
     error: 'server_error',
@@ -231,8 +232,11 @@ describe.each(DRIVERS)('%s', (driver) => {
     it('B24: a hang → 500 server_error by the deadline + 1 s, while other requests are served', async () => {
       const started = performance.now();
       const hung = exchangeWith(t, admin, 'hang');
+      let settled = false;
+      void hung.finally(() => {
+        settled = true;
+      });
       await new Promise((resolve) => setTimeout(resolve, 50));
-      const others = performance.now();
       const [health, discovery, m2m] = await Promise.all([
         fetch(`${t.baseUrl}/health`),
         fetch(`${t.baseUrl}/oidc/.well-known/openid-configuration`),
@@ -244,7 +248,8 @@ describe.each(DRIVERS)('%s', (driver) => {
       ]);
       expect([health.status, discovery.status, m2m.status]).toEqual([200, 200, 200]);
       expect(payloadOf(m2m.body.access_token).tenant).toBe('acme');
-      expect(performance.now() - others).toBeLessThan(TIMEOUT);
+      // Served while the hung call still waits for its deadline, not after it.
+      expect(settled).toBe(false);
       const res = await hung;
       const elapsed = performance.now() - started;
       expect(res.status).toBe(500);
