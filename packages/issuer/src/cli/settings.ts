@@ -53,6 +53,7 @@ const PREFIX: Readonly<Record<string, string>> = {
   passwords: 'password',
   subjectTokens: 'subject-token',
   customJwtClaims: 'custom-claims',
+  webhooks: 'webhook',
 };
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
@@ -200,6 +201,16 @@ const ROWS: readonly Row[] = [
   ['tokenExchange.failureWindow', 'integer', '<s>', 'seconds of that window'],
   ['dpop.requireNonce', 'boolean', '', 'every DPoP proof at the token endpoint must carry a server nonce'],
   ['console.enabled', 'boolean', '', 'serve the admin console at {baseUrl}/console'],
+  [
+    'webhooks.allowedPrivateTargets',
+    'list',
+    '<list>',
+    'hosts, addresses or CIDR ranges webhooks may target although loopback or private, comma-separated',
+    { fallback: 'none' },
+  ],
+  ['webhooks.disableAfter', 'integer', '<s>', 'seconds an endpoint may keep failing before it is disabled'],
+  ['webhooks.secretOverlap', 'integer', '<s>', 'seconds a rotated-out webhook secret stays valid'],
+  ['webhooks.concurrency', 'integer', '<n>', 'deliveries to one webhook endpoint in flight at once'],
   [
     'customJwtClaims.module',
     'string',

@@ -3,7 +3,8 @@
  * JSON POSTs, and the record of their deliveries. The signing secret (`whsec_` + 256 random bits) is
  * shown once at creation and stored sealed (`webhooks/secret-box.ts`); it is never listed. A URL must
  * be `https:`, or `http:` on a loopback host (development), without credentials or a fragment
- * (catalogue B94).
+ * (catalogue B94), and its host must be a target the issuer may reach (F13, `webhooks/targets.ts`):
+ * an address literal is checked here, a name at each delivery.
  *
  * @module
  */
@@ -17,6 +18,12 @@ import {
   type WebhookEndpointRecord,
 } from '../storage/store.js';
 import { createSecretBox } from '../webhooks/secret-box.js';
+import {
+  createTargetPolicy,
+  isLoopbackHost,
+  type TargetPolicy,
+  type TargetRefusal,
+} from '../webhooks/targets.js';
 import {
   description,
   id,
@@ -32,24 +39,35 @@ import { defineRoute, found, iso, isoOrNull, type ManagementDeps, type RouteDef 
 /** Prefix of webhook signing secrets. */
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
-const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
+const TARGET_REFUSED: Readonly<Record<TargetRefusal, string>> = {
+  forbidden_address: 'must not target a cloud metadata, unspecified, multicast or broadcast address',
+  private_address:
+    'must not target a private, link-local or reserved address unless it is listed in webhooks.allowedPrivateTargets',
+  loopback_address:
+    'must not target loopback unless the issuer runs on loopback or it is listed in webhooks.allowedPrivateTargets',
+  internal_name:
+    'must not target an internal host name (localhost, a single label, .local, .internal …) unless it is listed in webhooks.allowedPrivateTargets',
+};
 
 /**
- * Whether `value` may receive webhooks: an absolute `https:` URL, or `http:` on a loopback host
- * (`localhost`, `127.0.0.0/8`, `[::1]`), without credentials or a fragment.
+ * Why `value` may not receive webhooks, or `undefined` when it may: it must be an absolute `https:`
+ * URL, or `http:` on a loopback host (`localhost`, `127.0.0.0/8`, `[::1]`), without credentials or a
+ * fragment, whose host `policy` allows (never the URL itself in the answer: it may hold a credential).
  *
  * @example
  * ```ts
- * isWebhookUrl('https://hooks.example.com/gatehouse'); // true
- * isWebhookUrl('http://hooks.example.com/gatehouse'); // false
- * isWebhookUrl('http://127.0.0.1:8080/hook'); // true
+ * webhookUrlProblem('https://hooks.example.com/gatehouse', policy); // undefined
+ * webhookUrlProblem('https://10.0.0.5/hook', policy); // 'must not target a private … address …'
  * ```
  */
-export function isWebhookUrl(value: string): boolean {
+export function webhookUrlProblem(value: string, policy: TargetPolicy): string | undefined {
   const url = URL.parse(value);
   if (url === null || url.hash !== '' || value.includes('#') || url.username !== '' || url.password !== '')
-    return false;
-  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname));
+    return 'must be an absolute URL without credentials or a fragment';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname)))
+    return 'must be an https URL (http only on a loopback host: localhost, 127.0.0.0/8, [::1])';
+  const refusal = policy.checkHost(url.hostname);
+  return refusal === undefined ? undefined : TARGET_REFUSED[refusal];
 }
 
 /** API view of an endpoint: never its secret. */
@@ -85,10 +103,10 @@ export function presentDelivery(delivery: WebhookDeliveryRecord) {
  *
  * @example
  * ```ts
- * const schemas = buildWebhookSchemas(buildSharedSchemas());
+ * const schemas = buildWebhookSchemas(buildSharedSchemas(), createTargetPolicy({ baseUrl, allowedPrivateTargets: [] }));
  * ```
  */
-export function buildWebhookSchemas(shared: SharedSchemas) {
+export function buildWebhookSchemas(shared: SharedSchemas, policy: TargetPolicy) {
   const { requests, responses } = shared;
   const webhook = z
     .object({
@@ -132,10 +150,10 @@ export function buildWebhookSchemas(shared: SharedSchemas) {
           .string()
           .max(2_048)
           .refine(noNul, NO_NUL)
-          .refine(
-            isWebhookUrl,
-            'must be an https URL (http only on a loopback host: localhost, 127.0.0.0/8, [::1]) without credentials or a fragment',
-          ),
+          .superRefine((value, context) => {
+            const problem = webhookUrlProblem(value, policy);
+            if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+          }),
         events: z
           .array(z.enum(WEBHOOK_EVENT_TYPES))
           .min(1)
@@ -151,7 +169,8 @@ export function buildWebhookSchemas(shared: SharedSchemas) {
 /** The webhook routes. */
 export function webhookRoutes(deps: ManagementDeps): RouteDef[] {
   const { store } = deps;
-  const schemas = buildWebhookSchemas(deps.schemas);
+  const policy = createTargetPolicy({ baseUrl: deps.config.baseUrl, ...deps.config.webhooks });
+  const schemas = buildWebhookSchemas(deps.schemas, policy);
   const box = createSecretBox(store);
   const tag = 'Webhooks';
   const load = async (id: string) => found(await store.webhooks.getEndpoint(id), 'Webhook');

@@ -290,6 +290,7 @@ export const AUDIT_EVENT_TYPES = Object.freeze([
   'sign_in.failed',
   'sign_in.locked',
   'impersonation.ended',
+  'webhook.disabled',
 ] as const);
 /** One of {@link AUDIT_EVENT_TYPES}. */
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

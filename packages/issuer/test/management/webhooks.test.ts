@@ -1,7 +1,9 @@
 /**
  * `/api/webhooks`: the signing secret shown once and stored sealed, never listed (B96); URL rules
- * (B94: https, http only on loopback, no credentials or fragment) and unknown events refused with
- * 400 `invalid_request`; scopes; delete; the deliveries listing.
+ * (B94: https, http only on loopback, no credentials or fragment; F13: no private, link-local,
+ * unspecified, mapped or metadata address literal, no internal name) and unknown events refused with
+ * 400 `invalid_request`; scopes; delete; the deliveries listing. Endpoints registered here are on
+ * loopback (port 9, where nothing listens): no test targets anything beyond it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVERS } from '../helpers/drivers.js';
@@ -20,13 +22,13 @@ describe.each(DRIVERS)('%s', (driver) => {
   describe('webhook endpoints', () => {
     it('create → 201 with the secret once; stored sealed; listed and read without it (B96)', async () => {
       const res = await api(t, admin, 'POST', '/webhooks', {
-        url: 'https://hooks.example.com/gatehouse',
+        url: 'https://127.0.0.1:9/gatehouse',
         events: ['token_exchange.failed', 'impersonation.ended', 'token_exchange.failed'],
         description: 'SIEM',
       });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({
-        url: 'https://hooks.example.com/gatehouse',
+        url: 'https://127.0.0.1:9/gatehouse',
         description: 'SIEM',
         events: ['token_exchange.failed', 'impersonation.ended'],
       });
@@ -48,7 +50,7 @@ describe.each(DRIVERS)('%s', (driver) => {
     });
 
     it('events default to every webhook event type', async () => {
-      const res = await api(t, admin, 'POST', '/webhooks', { url: 'https://hooks.example.com/all' });
+      const res = await api(t, admin, 'POST', '/webhooks', { url: 'https://127.0.0.1:9/all' });
       expect(res.status).toBe(201);
       expect(res.body.events).toEqual([
         'subject_token.created',
@@ -87,6 +89,57 @@ describe.each(DRIVERS)('%s', (driver) => {
       }
     });
 
+    it('F13: a webhook URL whose host is a private, link-local, unspecified, mapped or metadata address literal is refused at registration', async () => {
+      for (const url of [
+        'https://10.0.0.5/hook',
+        'https://172.16.0.1/hook',
+        'https://192.168.1.1/hook',
+        'https://100.64.0.1/hook',
+        'https://[fc00::1]/hook',
+        'https://[fe80::1]/hook',
+        'https://169.254.1.1/hook',
+        'https://169.254.169.254/latest/meta-data',
+        'https://2852039166/latest/meta-data', // 169.254.169.254 in decimal
+        'https://0xa9.0xfe.0xa9.0xfe/', // and in hex
+        'https://[fd00:ec2::254]/',
+        'https://100.100.100.200/',
+        'https://0.0.0.0/hook',
+        'https://[::]/hook',
+        'https://[::ffff:10.0.0.1]/hook',
+        'https://[::ffff:169.254.169.254]/hook',
+        'https://[64:ff9b::a9fe:a9fe]/hook',
+        'https://metadata.google.internal/computeMetadata/v1/',
+        'https://intranet/hook',
+        'https://printer.local/hook',
+      ]) {
+        const res = await api(t, admin, 'POST', '/webhooks', { url });
+        expect(res.status, url).toBe(400);
+        expect(res.body.code).toBe('invalid_request');
+        expect(res.body.issues, url).toEqual([
+          { path: 'body.url', message: expect.stringMatching(/^must not/) },
+        ]);
+        expect(JSON.stringify(res.body)).not.toContain(new URL(url).hostname);
+      }
+      expect((await t.issuer.store.webhooks.listEndpoints({ page: 1, pageSize: 100 })).items).not.toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ url: expect.stringMatching(/10\.0\.0\.5|169\.254/) }),
+        ]),
+      );
+    });
+
+    it('F13: loopback targets are accepted while the issuer itself runs on loopback', async () => {
+      expect(t.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:/);
+      for (const url of [
+        'https://127.0.0.2:9/hook',
+        'https://[::ffff:127.0.0.1]:9/hook',
+        'http://localhost:9/x',
+      ]) {
+        const res = await api(t, admin, 'POST', '/webhooks', { url, events: ['impersonation.ended'] });
+        expect(res.status, url).toBe(201);
+        expect((await api(t, admin, 'DELETE', `/webhooks/${res.body.id}`)).status).toBe(204);
+      }
+    });
+
     it('an unknown event type, an empty list or an unknown field → 400 invalid_request', async () => {
       const unknown = await api(t, admin, 'POST', '/webhooks', {
         url: 'https://hooks.example.com/x',
@@ -112,7 +165,7 @@ describe.each(DRIVERS)('%s', (driver) => {
     });
 
     it('delete → 204, then 404; the deliveries of an unknown endpoint → 404', async () => {
-      const created = await api(t, admin, 'POST', '/webhooks', { url: 'https://hooks.example.com/gone' });
+      const created = await api(t, admin, 'POST', '/webhooks', { url: 'https://127.0.0.1:9/gone' });
       expect((await api(t, admin, 'DELETE', `/webhooks/${created.body.id}`)).status).toBe(204);
       expect(await t.issuer.store.webhooks.getEndpoint(created.body.id)).toBeUndefined();
       const again = await api(t, admin, 'DELETE', `/webhooks/${created.body.id}`);
@@ -128,9 +181,7 @@ describe.each(DRIVERS)('%s', (driver) => {
       const refused = await api(t, reader, 'POST', '/webhooks', { url: 'https://hooks.example.com/r' });
       expect(refused.status).toBe(403);
       const writer = await managementToken(t, ['webhooks:write']);
-      expect((await api(t, writer, 'POST', '/webhooks', { url: 'https://hooks.example.com/w' })).status).toBe(
-        201,
-      );
+      expect((await api(t, writer, 'POST', '/webhooks', { url: 'https://127.0.0.1:9/w' })).status).toBe(201);
       const auditor = await managementToken(t, ['audit:read']);
       expect((await api(t, auditor, 'GET', '/webhooks')).status).toBe(403);
     });

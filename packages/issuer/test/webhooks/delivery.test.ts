@@ -2,8 +2,11 @@
  * Webhook deliveries end to end, on a real issuer (two instances on PostgreSQL) and a real loopback
  * receiver: a receiver that fails the first two deliveries and then accepts gets the same signed event
  * three times, with growing waits, and the delivery is recorded; every impersonation event type
- * arrives (the `emit` hook included) and no payload holds a token, secret or PAT value (B96).
+ * arrives (the `emit` hook included) and no payload holds a token, secret or PAT value (B96); a failed
+ * attempt is recorded with a generic cause (F15).
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditTrail } from '../../src/internal/audit.js';
 import { epoch } from '../../src/internal/ids.js';
@@ -201,6 +204,36 @@ describe.each(DRIVERS)('%s', (driver) => {
     expect(t.logs.text).not.toContain(receiver.url);
   });
 
+  it('F15: a refused connection is recorded as "connection failed", the low-level code only in the log', async () => {
+    // A loopback port nobody listens on: bound, noted, closed.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const hook = await api(t, admin, 'POST', '/webhooks', {
+      url: `http://127.0.0.1:${port}/hook`,
+      events: ['subject_token.created'],
+    });
+    expect(hook.status).toBe(201);
+    await mintSubjectToken(t, admin, { userId: alice });
+    const listed = await eventually(
+      () => api(t, admin, 'GET', `/webhooks/${hook.body.id}/deliveries`),
+      (res) => res.body.items[0]?.lastError !== null && res.body.items[0]?.lastError !== undefined,
+    );
+    expect(listed.body.items[0]).toMatchObject({
+      status: 'pending',
+      lastStatus: null,
+      lastError: 'connection failed',
+    });
+    expect(JSON.stringify(listed.body)).not.toMatch(/ECONN|refused|127\.0\.0\.1/i);
+    // The operator's log has the low-level code (written just after the outcome is recorded).
+    await eventually(
+      async () => t.logs.text,
+      (text) => text.includes('"errorCode":"ECONNREFUSED"'),
+    );
+    expect((await api(t, admin, 'DELETE', `/webhooks/${hook.body.id}`)).status).toBe(204);
+  });
+
   it('a delivery that keeps failing records the last error and is retried, never sent to a deleted endpoint', async () => {
     const receiver = await startWebhookReceiver(() => 503);
     const { id } = await register(receiver, ['subject_token.created']);
@@ -211,7 +244,7 @@ describe.each(DRIVERS)('%s', (driver) => {
       // Settled after its second attempt (not in the middle of one): the next one is in the future.
       (res) => res.body.items[0]?.attempts >= 2 && Date.parse(res.body.items[0].nextAttemptAt) > Date.now(),
     );
-    expect(listed.body.items[0]).toMatchObject({ status: 'pending', lastStatus: 503, lastError: 'HTTP 503' });
+    expect(listed.body.items[0]).toMatchObject({ status: 'pending', lastStatus: 503, lastError: 'http 503' });
     expect(listed.body.items[0].attempts).toBeGreaterThanOrEqual(2);
     expect(Date.parse(listed.body.items[0].nextAttemptAt)).toBeGreaterThan(Date.now());
     expect((await api(t, admin, 'DELETE', `/webhooks/${id}`)).status).toBe(204);

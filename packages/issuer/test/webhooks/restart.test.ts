@@ -49,7 +49,7 @@ describe.each(DRIVERS)('%s', (driver) => {
           status: 'pending',
           attempts: 1,
           lastStatus: 503,
-          lastError: 'HTTP 503',
+          lastError: 'http 503',
         });
       } finally {
         await store.close();
