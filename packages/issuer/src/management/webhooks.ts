@@ -70,13 +70,24 @@ export function webhookUrlProblem(value: string, policy: TargetPolicy): string |
   return refusal === undefined ? undefined : TARGET_REFUSED[refusal];
 }
 
-/** API view of an endpoint: never its secret. */
+/**
+ * API view of an endpoint: never its secret. `status` is `disabled` once it failed for
+ * `webhooks.disableAfter` seconds (`POST /webhooks/{id}/enable` brings it back).
+ *
+ * @example
+ * ```ts
+ * presentWebhook(endpoint).status; // 'active'
+ * ```
+ */
 export function presentWebhook(endpoint: WebhookEndpointRecord) {
   return {
     id: endpoint.id,
     url: endpoint.url,
     description: endpoint.description,
     events: [...endpoint.events],
+    status: endpoint.disabledAt === null ? ('active' as const) : ('disabled' as const),
+    failingSince: isoOrNull(endpoint.failingSince),
+    disabledAt: isoOrNull(endpoint.disabledAt),
     createdAt: iso(endpoint.createdAt),
   };
 }
@@ -114,6 +125,13 @@ export function buildWebhookSchemas(shared: SharedSchemas, policy: TargetPolicy)
       url: z.string(),
       description: z.string(),
       events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+      status: z.enum(['active', 'disabled']).meta({
+        description: 'disabled: it kept failing for webhooks.disableAfter seconds; nothing is queued or sent',
+      }),
+      failingSince: isoTime
+        .nullable()
+        .meta({ description: 'Since when every attempt has failed (null once a delivery succeeds)' }),
+      disabledAt: isoTime.nullable(),
       createdAt: isoTime,
     })
     .register(responses, { id: 'Webhook' });
@@ -228,6 +246,22 @@ export function webhookRoutes(deps: ManagementDeps): RouteDef[] {
       scopes: ['webhooks:read', 'webhooks:write'],
       success: { status: 200, schema: schemas.webhook, description: 'The endpoint' },
       handler: async ({ params }) => ({ status: 200, body: presentWebhook(await load(params.id!)) }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/webhooks/{id}/enable',
+      summary: 'Enable a webhook endpoint disabled for failing',
+      tag,
+      scopes: ['webhooks:write'],
+      success: {
+        status: 200,
+        schema: schemas.webhook,
+        description: 'The endpoint, active again (events from now on are delivered)',
+      },
+      handler: async ({ params }) => ({
+        status: 200,
+        body: presentWebhook(found(await store.webhooks.enableEndpoint(params.id!, deps.now()), 'Webhook')),
+      }),
     }),
     defineRoute({
       method: 'DELETE',

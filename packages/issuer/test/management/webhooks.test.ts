@@ -42,7 +42,16 @@ describe.each(DRIVERS)('%s', (driver) => {
 
       const read = await api(t, admin, 'GET', `/webhooks/${res.body.id}`);
       expect(read.status).toBe(200);
-      expect(Object.keys(read.body).sort()).toEqual(['createdAt', 'description', 'events', 'id', 'url']);
+      expect(Object.keys(read.body).sort()).toEqual([
+        'createdAt',
+        'description',
+        'disabledAt',
+        'events',
+        'failingSince',
+        'id',
+        'status',
+        'url',
+      ]);
       const list = await api(t, admin, 'GET', '/webhooks');
       expect(list.status).toBe(200);
       expect(list.body.items.map((item: { id: string }) => item.id)).toContain(res.body.id);
