@@ -92,8 +92,16 @@ export function presentWebhook(endpoint: WebhookEndpointRecord) {
   };
 }
 
-/** API view of a delivery. */
-export function presentDelivery(delivery: WebhookDeliveryRecord) {
+/**
+ * API view of a delivery: ids, type, status and timings; the event body sent only when `withEvent`
+ * (the caller may read the audit trail: it is an audit event, catalogue F17).
+ *
+ * @example
+ * ```ts
+ * presentDelivery(delivery, auth.hasAnyScope('audit:read', 'all'));
+ * ```
+ */
+export function presentDelivery(delivery: WebhookDeliveryRecord, withEvent: boolean) {
   return {
     eventId: delivery.eventId,
     eventType: delivery.eventType,
@@ -105,7 +113,7 @@ export function presentDelivery(delivery: WebhookDeliveryRecord) {
     lastAttemptAt: isoOrNull(delivery.lastAttemptAt),
     nextAttemptAt: delivery.status === 'pending' ? new Date(delivery.nextAttemptMs).toISOString() : null,
     deliveredAt: isoOrNull(delivery.deliveredAt),
-    event: JSON.parse(delivery.payload) as Record<string, unknown>,
+    ...(withEvent ? { event: JSON.parse(delivery.payload) as Record<string, unknown> } : {}),
   };
 }
 
@@ -147,7 +155,10 @@ export function buildWebhookSchemas(shared: SharedSchemas, policy: TargetPolicy)
       lastAttemptAt: isoTime.nullable(),
       nextAttemptAt: isoTime.nullable().meta({ description: 'When the next attempt is due (pending only)' }),
       deliveredAt: isoTime.nullable(),
-      event: z.record(z.string(), z.unknown()).meta({ description: 'The JSON body sent' }),
+      event: z.record(z.string(), z.unknown()).optional().meta({
+        description:
+          'The JSON body sent (an audit event): only for a caller that also holds audit:read or all',
+      }),
     })
     .register(responses, { id: 'WebhookDelivery' });
   return {
@@ -285,12 +296,18 @@ export function webhookRoutes(deps: ManagementDeps): RouteDef[] {
       success: {
         status: 200,
         schema: schemas.deliveryPage,
-        description: 'A page of deliveries, newest first (status, attempts, last error)',
+        description:
+          'A page of deliveries, newest first (status, attempts, last error; the event body with audit:read)',
       },
-      handler: async ({ params, query }) => {
+      handler: async ({ params, query, auth }) => {
         const endpoint = await load(params.id!);
         const result = await store.webhooks.listDeliveries(endpoint.id, query);
-        return { status: 200, body: { ...result, items: result.items.map(presentDelivery) } };
+        // The body is an audit event: shown to whoever may read the audit trail, no one else.
+        const withEvent = auth.hasAnyScope('audit:read', 'all');
+        return {
+          status: 200,
+          body: { ...result, items: result.items.map((item) => presentDelivery(item, withEvent)) },
+        };
       },
     }),
   ];

@@ -2,7 +2,8 @@
  * `/api/webhooks`: the signing secret shown once and stored sealed, never listed (B96); URL rules
  * (B94: https, http only on loopback, no credentials or fragment; F13: no private, link-local,
  * unspecified, mapped or metadata address literal, no internal name) and unknown events refused with
- * 400 `invalid_request`; scopes; delete; the deliveries listing. Endpoints registered here are on
+ * 400 `invalid_request`; scopes; delete; the deliveries listing (F17: event bodies only with
+ * `audit:read`). Endpoints registered here are on
  * loopback (port 9, where nothing listens): no test targets anything beyond it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -182,6 +183,50 @@ describe.each(DRIVERS)('%s', (driver) => {
       expect(again.body.code).toBe('not_found');
       expect((await api(t, admin, 'GET', `/webhooks/${created.body.id}`)).status).toBe(404);
       expect((await api(t, admin, 'GET', `/webhooks/${created.body.id}/deliveries`)).status).toBe(404);
+    });
+
+    it('F17: listing deliveries with webhooks:read shows ids, types, status and timings, the event body only with audit:read', async () => {
+      const created = await api(t, admin, 'POST', '/webhooks', {
+        url: 'https://127.0.0.1:9/f17',
+        events: ['impersonation.ended'],
+      });
+      const event = await t.issuer.store.auditEvents.record(
+        {
+          id: 'evt_f17',
+          type: 'impersonation.ended',
+          userId: 'usr_f17',
+          details: { endedBy: 'usr_admin', note: 'only-for-audit-readers' },
+        },
+        Math.floor(Date.now() / 1000),
+      );
+      const list = async (token: string) => {
+        const res = await api(t, token, 'GET', `/webhooks/${created.body.id}/deliveries`);
+        expect(res.status).toBe(200);
+        expect(res.body.total).toBe(1);
+        return res.body.items[0] as Record<string, unknown>;
+      };
+      for (const scopes of [['webhooks:read'], ['webhooks:write'], ['webhooks:read', 'users:read']]) {
+        const item = await list(await managementToken(t, scopes));
+        expect(item, scopes.join()).toMatchObject({
+          eventId: event.id,
+          eventType: 'impersonation.ended',
+          status: expect.stringMatching(/^(pending|failed)$/),
+          attempts: expect.any(Number),
+          createdAt: expect.any(String),
+        });
+        expect(item).not.toHaveProperty('event');
+        expect(JSON.stringify(item)).not.toContain('only-for-audit-readers');
+        expect(JSON.stringify(item)).not.toContain('usr_f17');
+      }
+      for (const token of [await managementToken(t, ['webhooks:read', 'audit:read']), admin]) {
+        const item = await list(token);
+        expect(item.event).toMatchObject({
+          id: event.id,
+          userId: 'usr_f17',
+          details: { note: 'only-for-audit-readers' },
+        });
+      }
+      expect((await api(t, admin, 'DELETE', `/webhooks/${created.body.id}`)).status).toBe(204);
     });
 
     it('webhooks:read lists but cannot register; webhooks:write can; others cannot read', async () => {
