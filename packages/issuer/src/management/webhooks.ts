@@ -4,11 +4,14 @@
  * shown once at creation and stored sealed (`webhooks/secret-box.ts`); it is never listed. A URL must
  * be `https:`, or `http:` on a loopback host (development), without credentials or a fragment
  * (catalogue B94), and its host must be a target the issuer may reach (F13, `webhooks/targets.ts`):
- * an address literal is checked here, a name at each delivery.
+ * an address literal is checked here, a name at each delivery. `POST /webhooks/{id}/secret` issues a
+ * new secret, shown once, while the one it replaces keeps signing for an overlap (F18): deliveries
+ * then carry a `v1` signature for each, so receivers can switch at their pace.
  *
  * @module
  */
 import { z } from 'zod';
+import { DEFAULTS } from '../config/defaults.js';
 import { NotFoundError } from '../errors.js';
 import { newId } from '../internal/ids.js';
 import { generateToken } from '../internal/secrets.js';
@@ -88,6 +91,11 @@ export function presentWebhook(endpoint: WebhookEndpointRecord) {
     status: endpoint.disabledAt === null ? ('active' as const) : ('disabled' as const),
     failingSince: isoOrNull(endpoint.failingSince),
     disabledAt: isoOrNull(endpoint.disabledAt),
+    // The rotated-out secret still signs until then (null once it no longer does).
+    previousSecretExpiresAt:
+      endpoint.previousSecret !== null && (endpoint.previousSecretExpiresAt ?? 0) > Date.now() / 1000
+        ? iso(endpoint.previousSecretExpiresAt!)
+        : null,
     createdAt: iso(endpoint.createdAt),
   };
 }
@@ -140,6 +148,9 @@ export function buildWebhookSchemas(shared: SharedSchemas, policy: TargetPolicy)
         .nullable()
         .meta({ description: 'Since when every attempt has failed (null once a delivery succeeds)' }),
       disabledAt: isoTime.nullable(),
+      previousSecretExpiresAt: isoTime.nullable().meta({
+        description: 'Until when the secret a rotation replaced still signs deliveries (null: none does)',
+      }),
       createdAt: isoTime,
     })
     .register(responses, { id: 'Webhook' });
@@ -192,6 +203,15 @@ export function buildWebhookSchemas(shared: SharedSchemas, policy: TargetPolicy)
         description: description.optional(),
       })
       .register(requests, { id: 'CreateWebhook' }),
+    rotateSecret: z
+      .strictObject({
+        overlap: z.number().int().min(0).max(DEFAULTS.webhooks.maxSecretOverlap).optional().meta({
+          description:
+            'Seconds the current secret keeps signing beside the new one (default: the webhooks.secretOverlap setting; 0: stops at once)',
+        }),
+      })
+      .optional()
+      .register(requests, { id: 'RotateWebhookSecret' }),
   };
 }
 
@@ -273,6 +293,36 @@ export function webhookRoutes(deps: ManagementDeps): RouteDef[] {
         status: 200,
         body: presentWebhook(found(await store.webhooks.enableEndpoint(params.id!, deps.now()), 'Webhook')),
       }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/webhooks/{id}/secret',
+      summary: 'Rotate the signing secret of a webhook endpoint',
+      tag,
+      scopes: ['webhooks:write'],
+      body: schemas.rotateSecret,
+      success: {
+        status: 200,
+        schema: schemas.webhookWithSecret,
+        description:
+          'The endpoint and its new signing secret, shown only now; the one it replaces keeps signing until previousSecretExpiresAt',
+      },
+      handler: async ({ params, body }) => {
+        const endpoint = await load(params.id!);
+        const secret = generateToken(WEBHOOK_SECRET_PREFIX);
+        const now = deps.now();
+        const overlap = body?.overlap ?? deps.config.webhooks.secretOverlap;
+        const rotated = found(
+          await store.webhooks.rotateSecret(
+            endpoint.id,
+            await box.seal(secret, endpoint.id),
+            now + overlap,
+            now,
+          ),
+          'Webhook',
+        );
+        return { status: 200, body: { ...presentWebhook(rotated), secret } };
+      },
     }),
     defineRoute({
       method: 'DELETE',

@@ -50,6 +50,7 @@ describe.each(DRIVERS)('%s', (driver) => {
         'events',
         'failingSince',
         'id',
+        'previousSecretExpiresAt',
         'status',
         'url',
       ]);
@@ -227,6 +228,57 @@ describe.each(DRIVERS)('%s', (driver) => {
         });
       }
       expect((await api(t, admin, 'DELETE', `/webhooks/${created.body.id}`)).status).toBe(204);
+    });
+
+    it('F18: rotating the secret shows the new one once, keeps the old one sealed beside it until the overlap ends', async () => {
+      const created = await api(t, admin, 'POST', '/webhooks', { url: 'https://127.0.0.1:9/f18' });
+      const id = created.body.id as string;
+      const before = await t.issuer.store.webhooks.getEndpoint(id);
+      const started = Math.floor(Date.now() / 1000);
+      const rotated = await api(t, admin, 'POST', `/webhooks/${id}/secret`);
+      expect(rotated.status).toBe(200);
+      expect(rotated.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+      expect(rotated.body.secret).not.toBe(created.body.secret);
+      // The default overlap: 24 hours.
+      const expires = Date.parse(rotated.body.previousSecretExpiresAt) / 1000;
+      expect(expires - started).toBeGreaterThanOrEqual(86_400);
+      expect(expires - started).toBeLessThanOrEqual(86_402);
+      const stored = await t.issuer.store.webhooks.getEndpoint(id);
+      expect(stored!.previousSecret).toBe(before!.secret);
+      expect(stored!.secret).toMatch(/^v1\./);
+      expect(stored!.secret).not.toContain(rotated.body.secret.slice(6));
+      // Neither secret is shown again.
+      const read = await api(t, admin, 'GET', `/webhooks/${id}`);
+      expect(read.body.previousSecretExpiresAt).toBe(rotated.body.previousSecretExpiresAt);
+      expect(JSON.stringify(read.body)).not.toContain(rotated.body.secret);
+      expect(JSON.stringify(read.body)).not.toContain(created.body.secret);
+      expect(t.logs.text).not.toContain(rotated.body.secret);
+
+      // An overlap of 0: the replaced secret stops at once.
+      const now = await api(t, admin, 'POST', `/webhooks/${id}/secret`, { overlap: 0 });
+      expect(now.status).toBe(200);
+      expect(now.body.previousSecretExpiresAt).toBeNull();
+      const custom = await api(t, admin, 'POST', `/webhooks/${id}/secret`, { overlap: 3_600 });
+      expect(Date.parse(custom.body.previousSecretExpiresAt) / 1000 - started).toBeLessThanOrEqual(3_602);
+    });
+
+    it('F18: a bad rotation request is a 400 naming the field; webhooks:read cannot rotate; an unknown endpoint is 404', async () => {
+      const created = await api(t, admin, 'POST', '/webhooks', { url: 'https://127.0.0.1:9/f18-bad' });
+      for (const body of [{ overlap: -1 }, { overlap: 604_801 }, { overlap: 1.5 }, { overlap: '60' }]) {
+        const res = await api(t, admin, 'POST', `/webhooks/${created.body.id}/secret`, body);
+        expect(res.status, JSON.stringify(body)).toBe(400);
+        expect(res.body).toMatchObject({ code: 'invalid_request', issues: [{ path: 'body.overlap' }] });
+      }
+      const extra = await api(t, admin, 'POST', `/webhooks/${created.body.id}/secret`, { secret: 'mine' });
+      expect(extra.status).toBe(400);
+      const reader = await managementToken(t, ['webhooks:read']);
+      expect((await api(t, reader, 'POST', `/webhooks/${created.body.id}/secret`)).status).toBe(403);
+      const missing = await api(t, admin, 'POST', '/webhooks/whk_missing/secret');
+      expect(missing.status).toBe(404);
+      expect(missing.body.code).toBe('not_found');
+      // Nothing changed by the refused requests.
+      const stored = await t.issuer.store.webhooks.getEndpoint(created.body.id);
+      expect(stored!.previousSecret).toBeNull();
     });
 
     it('webhooks:read lists but cannot register; webhooks:write can; others cannot read', async () => {

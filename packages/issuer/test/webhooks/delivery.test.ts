@@ -3,7 +3,7 @@
  * receiver: a receiver that fails the first two deliveries and then accepts gets the same signed event
  * three times, with growing waits, and the delivery is recorded; every impersonation event type
  * arrives (the `emit` hook included) and no payload holds a token, secret or PAT value (B96); a failed
- * attempt is recorded with a generic cause (F15).
+ * attempt is recorded with a generic cause (F15); a rotated secret keeps signing for its overlap (F18).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -202,6 +202,41 @@ describe.each(DRIVERS)('%s', (driver) => {
     expect(t.logs.text).toContain('webhook_delivered');
     expect(t.logs.text).not.toContain(secret);
     expect(t.logs.text).not.toContain(receiver.url);
+  });
+
+  it('F18: during a rotation overlap each delivery is signed with both secrets; after it, with the new one only', async () => {
+    const receiver = await startWebhookReceiver();
+    const { id, secret: old } = await register(receiver, ['subject_token.created']);
+    const rotated = await api(t, admin, 'POST', `/webhooks/${id}/secret`, { overlap: 2 });
+    expect(rotated.status).toBe(200);
+    const fresh = rotated.body.secret as string;
+
+    await mintSubjectToken(t, admin, { userId: alice });
+    await receiver.until((received) => received.length === 1);
+    const during = receiver.received[0]!;
+    const header = String(during.headers['gatehouse-signature']);
+    expect(header.match(/v1=/g)).toHaveLength(2);
+    // A receiver still holding the old secret, and one already switched, both accept it.
+    for (const secret of [old, fresh])
+      expect(verifyWebhookSignature({ secret, body: during.body, header }).type).toBe(
+        'subject_token.created',
+      );
+
+    // Once the overlap is over, only the new secret signs.
+    const expires = Date.parse(rotated.body.previousSecretExpiresAt);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expires - Date.now()) + 1_000));
+    await mintSubjectToken(t, admin, { userId: alice });
+    await receiver.until((received) => received.length === 2);
+    const after = receiver.received[1]!;
+    const single = String(after.headers['gatehouse-signature']);
+    expect(single.match(/v1=/g)).toHaveLength(1);
+    expect(verifyWebhookSignature({ secret: fresh, body: after.body, header: single }).id).toEqual(
+      expect.any(String),
+    );
+    expect(() => verifyWebhookSignature({ secret: old, body: after.body, header: single })).toThrow(
+      expect.objectContaining({ reason: 'bad_signature' }),
+    );
+    expect(t.logs.text).not.toContain(fresh);
   });
 
   it('F15: a refused connection is recorded as "connection failed", the low-level code only in the log', async () => {
