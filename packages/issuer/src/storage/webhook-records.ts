@@ -33,7 +33,15 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const isWebhookEventType = (type: string): type is WebhookEventType =>
   (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
 
-/** A registered webhook endpoint. `secret` is the sealed signing secret (never shown after creation). */
+/**
+ * A registered webhook endpoint. `secret` is the sealed signing secret (never shown after creation).
+ *
+ * @example
+ * ```ts
+ * const endpoint: WebhookEndpointRecord | undefined = await store.webhooks.getEndpoint('whk_…');
+ * if (endpoint?.disabledAt !== null) console.log('disabled');
+ * ```
+ */
 export interface WebhookEndpointRecord {
   readonly id: string;
   readonly url: string;

@@ -33,7 +33,14 @@ import type { SecretBox } from './secret-box.js';
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from './signature.js';
 import type { TargetPolicy } from './targets.js';
 
-/** The timing and bounds of the loop (`DEFAULTS.webhooks`, with the `webhooks` settings, unless given). */
+/**
+ * The timing and bounds of the loop (`DEFAULTS.webhooks`, with the `webhooks` settings, unless given).
+ *
+ * @example
+ * ```ts
+ * const timing: DispatcherTiming = { ...DEFAULTS.webhooks, ...config.webhooks, pollInterval: 100 };
+ * ```
+ */
 export type DispatcherTiming = {
   readonly [K in
     | 'timeout'
@@ -80,7 +87,14 @@ export function retryDelay(
   return Math.min(timing.retryDelay * 2 ** (attempts - 1), timing.maxRetryDelay);
 }
 
-/** What the loop needs. */
+/**
+ * What the loop needs.
+ *
+ * @example
+ * ```ts
+ * const deps: DispatcherDeps = { store, log, box: createSecretBox(store), policy: createTargetPolicy({ baseUrl, allowedPrivateTargets: [] }) };
+ * ```
+ */
 export interface DispatcherDeps {
   readonly store: Store;
   readonly log: Logger;

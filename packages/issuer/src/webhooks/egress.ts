@@ -23,7 +23,14 @@ import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { bareHost, type TargetPolicy } from './targets.js';
 
-/** One address a host name resolved to. */
+/**
+ * One address a host name resolved to.
+ *
+ * @example
+ * ```ts
+ * const address: ResolvedAddress = { address: '93.184.215.14', family: 4 };
+ * ```
+ */
 export interface ResolvedAddress {
   readonly address: string;
   readonly family: number;
@@ -50,7 +57,14 @@ export type Resolver = (hostname: string) => Promise<readonly ResolvedAddress[]>
  */
 export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
-/** The generic cause of a failed attempt, as recorded (`lastError`). */
+/**
+ * The generic cause of a failed attempt, as recorded (`lastError`).
+ *
+ * @example
+ * ```ts
+ * const cause: DeliveryCause = 'http 503';
+ * ```
+ */
 export type DeliveryCause =
   | 'connection failed'
   | 'timeout'
@@ -78,7 +92,14 @@ export type AttemptResult =
     }
   | { readonly outcome: 'stopped' };
 
-/** What {@link postWebhook} needs. */
+/**
+ * What {@link postWebhook} needs.
+ *
+ * @example
+ * ```ts
+ * const input: PostInput = { url, headers, body, policy, resolve: systemResolver, timeout: 10_000, stop: controller.signal, maxResponseHeaderBytes: 8_192 };
+ * ```
+ */
 export interface PostInput {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;

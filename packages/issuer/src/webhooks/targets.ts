@@ -34,7 +34,14 @@ const ipaddr: typeof IpAddr = createRequire(import.meta.url)('ipaddr.js');
 
 type Address = IpAddr.IPv4 | IpAddr.IPv6;
 
-/** The class of an address: see the module description. */
+/**
+ * The class of an address: see the module description.
+ *
+ * @example
+ * ```ts
+ * const kind: AddressClass = classifyAddress('10.0.0.1'); // 'internal'
+ * ```
+ */
 export type AddressClass = 'public' | 'loopback' | 'internal' | 'forbidden';
 
 /** Cloud metadata and host-agent addresses: refused even when an allow-list entry covers them. */
@@ -53,7 +60,15 @@ const INTERNAL_SUFFIXES = Object.freeze(['.local', '.internal', '.home.arpa', '.
 
 const isLocalhostName = (host: string) => host === 'localhost' || host.endsWith('.localhost');
 
-/** `[::1]` → `::1`; a name lower-cased without its trailing dot. */
+/**
+ * A URL's host as the rules compare it: `[::1]` → `::1`; a name lower-cased without its trailing dot.
+ *
+ * @example
+ * ```ts
+ * bareHost('[::1]'); // '::1'
+ * bareHost('Hooks.Example.com.'); // 'hooks.example.com'
+ * ```
+ */
 export const bareHost = (hostname: string): string =>
   hostname.startsWith('[') ? hostname.slice(1, -1) : hostname.toLowerCase().replace(/\.$/, '');
 
@@ -113,7 +128,14 @@ export function classifyAddress(text: string): AddressClass {
   return table[address.range()] ?? 'internal';
 }
 
-/** Why a target was refused (stable, for tests and the recorded cause). */
+/**
+ * Why a target was refused (stable; the Management API words each one).
+ *
+ * @example
+ * ```ts
+ * const refusal: TargetRefusal | undefined = policy.checkHost('169.254.169.254'); // 'forbidden_address'
+ * ```
+ */
 export type TargetRefusal = 'forbidden_address' | 'private_address' | 'loopback_address' | 'internal_name';
 
 /**
@@ -165,7 +187,15 @@ export function parseAllowedTarget(
   throw new TypeError(`${JSON.stringify(entry.slice(0, 64))} is not an address, a CIDR range or a host name`);
 }
 
-/** Whether `hostname` (a URL's, brackets removed or not) is on loopback: an address or a `localhost` name. */
+/**
+ * Whether `hostname` (a URL's, brackets removed or not) is on loopback: an address or a `localhost` name.
+ *
+ * @example
+ * ```ts
+ * isLoopbackHost('[::1]'); // true
+ * isLoopbackHost('hooks.example.com'); // false
+ * ```
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = bareHost(hostname);
   return isIP(host) !== 0 ? classifyAddress(host) === 'loopback' : isLocalhostName(host);
