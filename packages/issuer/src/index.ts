@@ -52,6 +52,11 @@ export {
   type TokenExchangeConfig,
   type TtlConfig,
 } from './config/schema.js';
+export {
+  type ResolvedWebhookConfig,
+  resolveWebhookConfig,
+  type WebhookConfig,
+} from './config/webhooks.js';
 export { CONSOLE_ROLES, consoleUris } from './console/bootstrap.js';
 export type {
   CustomClaimsApi,

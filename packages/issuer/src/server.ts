@@ -8,6 +8,7 @@
  */
 import type { Logger } from 'pino';
 import { markAdminSecretUsed } from './bootstrap.js';
+import { DEFAULTS } from './config/defaults.js';
 import { type IssuerConfig, type ResolvedConfig, resolveConfig } from './config/schema.js';
 import { mountConsole } from './console/routes.js';
 import { loadCustomClaims } from './customize/load.js';
@@ -29,6 +30,7 @@ import { openConfiguredStore, prepare } from './startup.js';
 import type { Store } from './storage/store.js';
 import { startWebhookDispatcher } from './webhooks/dispatcher.js';
 import { createSecretBox } from './webhooks/secret-box.js';
+import { createTargetPolicy } from './webhooks/targets.js';
 
 export type { Issuer } from './issuer.js';
 
@@ -141,7 +143,13 @@ async function assemble(
     management,
   });
   const stopMaintenance = startMaintenance(store, log);
-  const webhooks = startWebhookDispatcher({ store, log, box: createSecretBox(store) });
+  const webhooks = startWebhookDispatcher({
+    store,
+    log,
+    box: createSecretBox(store),
+    policy: createTargetPolicy({ baseUrl: config.baseUrl, ...config.webhooks }),
+    timing: { ...DEFAULTS.webhooks, ...config.webhooks },
+  });
 
   const servers = createServing(handler, config, log);
   let closed = false;

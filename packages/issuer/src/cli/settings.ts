@@ -53,6 +53,7 @@ const PREFIX: Readonly<Record<string, string>> = {
   passwords: 'password',
   subjectTokens: 'subject-token',
   customJwtClaims: 'custom-claims',
+  webhooks: 'webhook',
 };
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
@@ -206,6 +207,16 @@ const ROWS: readonly Row[] = [
     '<s>',
     'seconds after signing in during which console users may make dangerous changes',
   ],
+  [
+    'webhooks.allowedPrivateTargets',
+    'list',
+    '<list>',
+    'hosts, addresses or CIDR ranges webhooks may target although loopback or private, comma-separated',
+    { fallback: 'none' },
+  ],
+  ['webhooks.disableAfter', 'integer', '<s>', 'seconds an endpoint may keep failing before it is disabled'],
+  ['webhooks.secretOverlap', 'integer', '<s>', 'seconds a rotated-out webhook secret stays valid'],
+  ['webhooks.concurrency', 'integer', '<n>', 'deliveries to one webhook endpoint in flight at once'],
   [
     'customJwtClaims.module',
     'string',

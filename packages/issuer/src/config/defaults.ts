@@ -380,8 +380,35 @@ export const DEFAULTS = Object.freeze({
     maxRetryDelay: 3_600_000,
     /** Milliseconds between two looks at the queue by each issuer process. */
     pollInterval: 500,
-    /** Most deliveries one process claims per look (they are sent concurrently). */
+    /** Most deliveries one process claims per statement (it claims again at once while more are due). */
     batchSize: 10,
+    /**
+     * Deliveries to one endpoint in flight at once, across every instance on the database: an endpoint
+     * that never answers holds this many connections, and every other endpoint's deliveries go on.
+     */
+    concurrency: 4,
+    /**
+     * Deliveries one process has in flight at once, to all endpoints together (a bound on its open
+     * connections); far above what healthy endpoints need, so slow ones do not use it up.
+     */
+    maxConcurrent: 256,
+    /**
+     * Seconds an endpoint may keep failing (no delivery succeeding since its first failure) before it is
+     * disabled (3 days, as long as the retries of one delivery and then some); an audit event
+     * `webhook.disabled` reports it.
+     */
+    disableAfter: 259_200,
+    /** Seconds the previous signing secret stays valid after a rotation (24 h), unless the request says otherwise. */
+    secretOverlap: 86_400,
+    /** Longest overlap a rotation may ask for, in seconds (7 days). */
+    maxSecretOverlap: 604_800,
+    /**
+     * Hosts, addresses or CIDR ranges that webhooks may target although they are loopback or private
+     * (cloud metadata addresses never): none.
+     */
+    allowedPrivateTargets: Object.freeze([] as string[]),
+    /** Largest response head read from a receiver, in bytes; the body is never read. */
+    maxResponseHeaderBytes: 8_192,
     /**
      * Milliseconds a claim outlives the attempt's `timeout` (30 s): the process that claimed a delivery
      * settles it long before another one may take it over (only when the first died mid-attempt).

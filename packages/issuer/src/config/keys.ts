@@ -74,6 +74,7 @@ export const OPTION_TREE: OptionTree = Object.freeze({
   tokenExchange: leaves('maxFailures', 'failureWindow'),
   dpop: leaves('requireNonce'),
   console: leaves('enabled', 'reauthenticateAfter'),
+  webhooks: leaves('allowedPrivateTargets', 'disableAfter', 'secretOverlap', 'concurrency'),
   customJwtClaims: leaves(
     'module',
     'environmentVariables',

@@ -24,6 +24,7 @@ import { checkOptionNames, OPTION_TREE } from './keys.js';
 import { integer, oneOf, parseSetting, parseSettings, text, withDefaults } from './parse.js';
 import { resolveProtection } from './protection.js';
 import type { CustomJwtClaimsConfig, IssuerConfig, ResolvedConfig } from './types.js';
+import { resolveWebhookConfig } from './webhooks.js';
 
 export type {
   AdminConfig,
@@ -296,5 +297,6 @@ export function resolveConfig(config: IssuerConfig): ResolvedConfig {
     cookieKeys,
     dpop: resolveDpopConfig(config.dpop),
     console: resolveConsoleConfig(config.console),
+    webhooks: resolveWebhookConfig(config.webhooks),
   });
 }

@@ -10,6 +10,7 @@ import type { ConsoleConfig, ResolvedConsoleConfig } from './console.js';
 import type { AccessTokenFormat, CustomClaimsOnError, LogLevel, SigningAlgorithm } from './defaults.js';
 import type { DpopConfig, ResolvedDpopConfig } from './dpop.js';
 import type { ProxyConfig, RateLimitConfig, ResolvedProtectionConfig, SignInConfig } from './protection.js';
+import type { ResolvedWebhookConfig, WebhookConfig } from './webhooks.js';
 
 /**
  * Signing-key settings.
@@ -249,6 +250,8 @@ export interface IssuerConfig {
   dpop?: DpopConfig;
   /** The admin console at `{baseUrl}/console`: on unless `{ enabled: false }`. */
   console?: ConsoleConfig;
+  /** Webhook targets, disabling of failing endpoints, secret rotation overlap, per-endpoint concurrency. */
+  webhooks?: WebhookConfig;
 }
 
 /**
@@ -297,4 +300,5 @@ export interface ResolvedConfig {
   readonly cookieKeys: readonly string[] | undefined;
   readonly dpop: ResolvedDpopConfig;
   readonly console: ResolvedConsoleConfig;
+  readonly webhooks: ResolvedWebhookConfig;
 }

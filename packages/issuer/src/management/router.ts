@@ -76,7 +76,10 @@ export interface RouteDef {
    */
   readonly change?: ChangeDef | undefined;
   /** Slow work done before a change's transaction begins (password hashing); its result is `prepared`. */
-  prepare?(input: { readonly body: unknown }): Promise<unknown>;
+  prepare?(input: {
+    readonly body: unknown;
+    readonly params: Readonly<Record<string, string>>;
+  }): Promise<unknown>;
   readonly body?: z.ZodType | undefined;
   readonly query?: z.ZodType | undefined;
   /** Success status and schema, for the OpenAPI document. */
@@ -108,7 +111,10 @@ export function defineRoute<
   def: Omit<RouteDef, 'handler' | 'body' | 'query' | 'prepare'> & {
     body?: B;
     query?: Q;
-    prepare?(input: { readonly body: B extends z.ZodType ? z.output<B> : undefined }): Promise<P>;
+    prepare?(input: {
+      readonly body: B extends z.ZodType ? z.output<B> : undefined;
+      readonly params: Readonly<Record<string, string>>;
+    }): Promise<P>;
     handler(
       ctx: RouteContext<
         B extends z.ZodType ? z.output<B> : undefined,
@@ -236,7 +242,7 @@ export function createManagementRouter(options: ManagementRouterOptions) {
         },
       });
     }
-    const prepared = await def.prepare?.({ body: input.body });
+    const prepared = await def.prepare?.({ body: input.body, params: input.params });
     const request = {
       ...input,
       method: def.method,

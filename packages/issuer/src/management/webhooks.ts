@@ -3,11 +3,15 @@
  * JSON POSTs, and the record of their deliveries. The signing secret (`whsec_` + 256 random bits) is
  * shown once at creation and stored sealed (`webhooks/secret-box.ts`); it is never listed. A URL must
  * be `https:`, or `http:` on a loopback host (development), without credentials or a fragment
- * (catalogue B94).
+ * (catalogue B94), and its host must be a target the issuer may reach (F13, `webhooks/targets.ts`):
+ * an address literal is checked here, a name at each delivery. `POST /webhooks/{id}/secret` issues a
+ * new secret, shown once, while the one it replaces keeps signing for an overlap (F18): deliveries
+ * then carry a `v1` signature for each, so receivers can switch at their pace.
  *
  * @module
  */
 import { z } from 'zod';
+import { DEFAULTS } from '../config/defaults.js';
 import { NotFoundError } from '../errors.js';
 import { newId } from '../internal/ids.js';
 import { generateToken } from '../internal/secrets.js';
@@ -18,6 +22,12 @@ import {
   type WebhookEndpointRecord,
 } from '../storage/store.js';
 import { createSecretBox } from '../webhooks/secret-box.js';
+import {
+  createTargetPolicy,
+  isLoopbackHost,
+  type TargetPolicy,
+  type TargetRefusal,
+} from '../webhooks/targets.js';
 import {
   description,
   id,
@@ -33,39 +43,74 @@ import { defineRoute, found, iso, isoOrNull, type ManagementDeps, type RouteDef 
 /** Prefix of webhook signing secrets. */
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
-const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
+const TARGET_REFUSED: Readonly<Record<TargetRefusal, string>> = {
+  forbidden_address: 'must not target a cloud metadata, unspecified, multicast or broadcast address',
+  private_address:
+    'must not target a private, link-local or reserved address unless it is listed in webhooks.allowedPrivateTargets',
+  loopback_address:
+    'must not target loopback unless the issuer runs on loopback or it is listed in webhooks.allowedPrivateTargets',
+  internal_name:
+    'must not target an internal host name (localhost, a single label, .local, .internal …) unless it is listed in webhooks.allowedPrivateTargets',
+};
 
 /**
- * Whether `value` may receive webhooks: an absolute `https:` URL, or `http:` on a loopback host
- * (`localhost`, `127.0.0.0/8`, `[::1]`), without credentials or a fragment.
+ * Why `value` may not receive webhooks, or `undefined` when it may: it must be an absolute `https:`
+ * URL, or `http:` on a loopback host (`localhost`, `127.0.0.0/8`, `[::1]`), without credentials or a
+ * fragment, whose host `policy` allows (never the URL itself in the answer: it may hold a credential).
  *
  * @example
  * ```ts
- * isWebhookUrl('https://hooks.example.com/gatehouse'); // true
- * isWebhookUrl('http://hooks.example.com/gatehouse'); // false
- * isWebhookUrl('http://127.0.0.1:8080/hook'); // true
+ * webhookUrlProblem('https://hooks.example.com/gatehouse', policy); // undefined
+ * webhookUrlProblem('https://10.0.0.5/hook', policy); // 'must not target a private … address …'
  * ```
  */
-export function isWebhookUrl(value: string): boolean {
+export function webhookUrlProblem(value: string, policy: TargetPolicy): string | undefined {
   const url = URL.parse(value);
   if (url === null || url.hash !== '' || value.includes('#') || url.username !== '' || url.password !== '')
-    return false;
-  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname));
+    return 'must be an absolute URL without credentials or a fragment';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname)))
+    return 'must be an https URL (http only on a loopback host: localhost, 127.0.0.0/8, [::1])';
+  const refusal = policy.checkHost(url.hostname);
+  return refusal === undefined ? undefined : TARGET_REFUSED[refusal];
 }
 
-/** API view of an endpoint: never its secret. */
+/**
+ * API view of an endpoint: never its secret. `status` is `disabled` once it failed for
+ * `webhooks.disableAfter` seconds (`POST /webhooks/{id}/enable` brings it back).
+ *
+ * @example
+ * ```ts
+ * presentWebhook(endpoint).status; // 'active'
+ * ```
+ */
 export function presentWebhook(endpoint: WebhookEndpointRecord) {
   return {
     id: endpoint.id,
     url: endpoint.url,
     description: endpoint.description,
     events: [...endpoint.events],
+    status: endpoint.disabledAt === null ? ('active' as const) : ('disabled' as const),
+    failingSince: isoOrNull(endpoint.failingSince),
+    disabledAt: isoOrNull(endpoint.disabledAt),
+    // The rotated-out secret still signs until then (null once it no longer does).
+    previousSecretExpiresAt:
+      endpoint.previousSecret !== null && (endpoint.previousSecretExpiresAt ?? 0) > Date.now() / 1000
+        ? iso(endpoint.previousSecretExpiresAt!)
+        : null,
     createdAt: iso(endpoint.createdAt),
   };
 }
 
-/** API view of a delivery. */
-export function presentDelivery(delivery: WebhookDeliveryRecord) {
+/**
+ * API view of a delivery: ids, type, status and timings; the event body sent only when `withEvent`
+ * (the caller may read the audit trail: it is an audit event, catalogue F17).
+ *
+ * @example
+ * ```ts
+ * presentDelivery(delivery, auth.hasAnyScope('audit:read', 'all'));
+ * ```
+ */
+export function presentDelivery(delivery: WebhookDeliveryRecord, withEvent: boolean) {
   return {
     eventId: delivery.eventId,
     eventType: delivery.eventType,
@@ -77,7 +122,7 @@ export function presentDelivery(delivery: WebhookDeliveryRecord) {
     lastAttemptAt: isoOrNull(delivery.lastAttemptAt),
     nextAttemptAt: delivery.status === 'pending' ? new Date(delivery.nextAttemptMs).toISOString() : null,
     deliveredAt: isoOrNull(delivery.deliveredAt),
-    event: JSON.parse(delivery.payload) as Record<string, unknown>,
+    ...(withEvent ? { event: JSON.parse(delivery.payload) as Record<string, unknown> } : {}),
   };
 }
 
@@ -86,10 +131,10 @@ export function presentDelivery(delivery: WebhookDeliveryRecord) {
  *
  * @example
  * ```ts
- * const schemas = buildWebhookSchemas(buildSharedSchemas());
+ * const schemas = buildWebhookSchemas(buildSharedSchemas(), createTargetPolicy({ baseUrl, allowedPrivateTargets: [] }));
  * ```
  */
-export function buildWebhookSchemas(shared: SharedSchemas) {
+export function buildWebhookSchemas(shared: SharedSchemas, policy: TargetPolicy) {
   const { requests, responses } = shared;
   const webhook = z
     .object({
@@ -97,6 +142,16 @@ export function buildWebhookSchemas(shared: SharedSchemas) {
       url: z.string(),
       description: z.string(),
       events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+      status: z.enum(['active', 'disabled']).meta({
+        description: 'disabled: it kept failing for webhooks.disableAfter seconds; nothing is queued or sent',
+      }),
+      failingSince: isoTime
+        .nullable()
+        .meta({ description: 'Since when every attempt has failed (null once a delivery succeeds)' }),
+      disabledAt: isoTime.nullable(),
+      previousSecretExpiresAt: isoTime.nullable().meta({
+        description: 'Until when the secret a rotation replaced still signs deliveries (null: none does)',
+      }),
       createdAt: isoTime,
     })
     .register(responses, { id: 'Webhook' });
@@ -112,7 +167,10 @@ export function buildWebhookSchemas(shared: SharedSchemas) {
       lastAttemptAt: isoTime.nullable(),
       nextAttemptAt: isoTime.nullable().meta({ description: 'When the next attempt is due (pending only)' }),
       deliveredAt: isoTime.nullable(),
-      event: z.record(z.string(), z.unknown()).meta({ description: 'The JSON body sent' }),
+      event: z.record(z.string(), z.unknown()).optional().meta({
+        description:
+          'The JSON body sent (an audit event): only for a caller that also holds audit:read or all',
+      }),
     })
     .register(responses, { id: 'WebhookDelivery' });
   return {
@@ -133,10 +191,10 @@ export function buildWebhookSchemas(shared: SharedSchemas) {
           .string()
           .max(2_048)
           .refine(noNul, NO_NUL)
-          .refine(
-            isWebhookUrl,
-            'must be an https URL (http only on a loopback host: localhost, 127.0.0.0/8, [::1]) without credentials or a fragment',
-          ),
+          .superRefine((value, context) => {
+            const problem = webhookUrlProblem(value, policy);
+            if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+          }),
         events: z
           .array(z.enum(WEBHOOK_EVENT_TYPES))
           .min(1)
@@ -146,12 +204,22 @@ export function buildWebhookSchemas(shared: SharedSchemas) {
         description: description.optional(),
       })
       .register(requests, { id: 'CreateWebhook' }),
+    rotateSecret: z
+      .strictObject({
+        overlap: z.number().int().min(0).max(DEFAULTS.webhooks.maxSecretOverlap).optional().meta({
+          description:
+            'Seconds the current secret keeps signing beside the new one (default: the webhooks.secretOverlap setting; 0: stops at once)',
+        }),
+      })
+      .optional()
+      .register(requests, { id: 'RotateWebhookSecret' }),
   };
 }
 
 /** The webhook routes. */
 export function webhookRoutes(deps: ManagementDeps): RouteDef[] {
-  const schemas = buildWebhookSchemas(deps.schemas);
+  const policy = createTargetPolicy({ baseUrl: deps.config.baseUrl, ...deps.config.webhooks });
+  const schemas = buildWebhookSchemas(deps.schemas, policy);
   const box = createSecretBox(deps.store);
   const tag = 'Webhooks';
   const load = async (store: StoreTables, id: string) =>
@@ -222,6 +290,53 @@ export function webhookRoutes(deps: ManagementDeps): RouteDef[] {
       }),
     }),
     defineRoute({
+      method: 'POST',
+      path: '/webhooks/{id}/enable',
+      summary: 'Enable a webhook endpoint disabled for failing',
+      tag,
+      scopes: ['webhooks:write'],
+      change: { event: 'webhook.enabled' },
+      success: {
+        status: 200,
+        schema: schemas.webhook,
+        description: 'The endpoint, active again (events from now on are delivered)',
+      },
+      handler: async ({ params, store }) => ({
+        status: 200,
+        body: presentWebhook(found(await store.webhooks.enableEndpoint(params.id!, deps.now()), 'Webhook')),
+      }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/webhooks/{id}/secret',
+      summary: 'Rotate the signing secret of a webhook endpoint',
+      tag,
+      scopes: ['webhooks:write'],
+      body: schemas.rotateSecret,
+      change: { event: 'webhook.secret_rotated' },
+      success: {
+        status: 200,
+        schema: schemas.webhookWithSecret,
+        description:
+          'The endpoint and its new signing secret, shown only now; the one it replaces keeps signing until previousSecretExpiresAt',
+      },
+      prepare: async ({ params }) => {
+        // Sealing may read (or create) the issuer's webhook key: before the change's transaction.
+        const secret = generateToken(WEBHOOK_SECRET_PREFIX);
+        return { secret, sealed: await box.seal(secret, params.id!) };
+      },
+      handler: async ({ params, body, store, prepared }) => {
+        const endpoint = await load(store, params.id!);
+        const now = deps.now();
+        const overlap = body?.overlap ?? deps.config.webhooks.secretOverlap;
+        const rotated = found(
+          await store.webhooks.rotateSecret(endpoint.id, prepared.sealed, now + overlap, now),
+          'Webhook',
+        );
+        return { status: 200, body: { ...presentWebhook(rotated), secret: prepared.secret } };
+      },
+    }),
+    defineRoute({
       method: 'DELETE',
       path: '/webhooks/{id}',
       summary: 'Delete a webhook endpoint and its deliveries',
@@ -244,12 +359,18 @@ export function webhookRoutes(deps: ManagementDeps): RouteDef[] {
       success: {
         status: 200,
         schema: schemas.deliveryPage,
-        description: 'A page of deliveries, newest first (status, attempts, last error)',
+        description:
+          'A page of deliveries, newest first (status, attempts, last error; the event body with audit:read)',
       },
-      handler: async ({ params, query, store }) => {
+      handler: async ({ params, query, store, authority }) => {
         const endpoint = await load(store, params.id!);
         const result = await store.webhooks.listDeliveries(endpoint.id, query);
-        return { status: 200, body: { ...result, items: result.items.map(presentDelivery) } };
+        // The body is an audit event: shown to whoever may read the audit trail (now), no one else.
+        const withEvent = authority.all || authority.managementScopes.has('audit:read');
+        return {
+          status: 200,
+          body: { ...result, items: result.items.map((item) => presentDelivery(item, withEvent)) },
+        };
       },
     }),
   ];

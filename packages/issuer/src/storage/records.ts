@@ -309,6 +309,8 @@ export const MANAGEMENT_EVENT_TYPES = Object.freeze([
   'signing_key.rotated',
   'webhook.created',
   'webhook.deleted',
+  'webhook.enabled',
+  'webhook.secret_rotated',
 ] as const);
 /** One of {@link MANAGEMENT_EVENT_TYPES}. */
 export type ManagementEventType = (typeof MANAGEMENT_EVENT_TYPES)[number];
@@ -332,6 +334,7 @@ export const AUDIT_EVENT_TYPES = Object.freeze([
   'impersonation.ended',
   'sign_in.failed',
   'sign_in.locked',
+  'webhook.disabled',
   ...MANAGEMENT_EVENT_TYPES,
 ] as const);
 /** One of {@link AUDIT_EVENT_TYPES}. */

@@ -1,6 +1,7 @@
 /**
- * Records of the webhook tables (migration 0007) and their row mappers: endpoints (with their
- * subscribed event types and encrypted signing secret) and deliveries (one per event and endpoint).
+ * Records of the webhook tables (migrations 0007 and 0010) and their row mappers: endpoints (with their
+ * subscribed event types, encrypted signing secret and the previous one during a rotation's overlap,
+ * and their health: failing since, disabled at) and deliveries (one per event and endpoint).
  * Times are epoch seconds, except the queue's own clock (`nextAttemptMs`, `claimedUntilMs`), which is
  * epoch milliseconds so retries can be shorter than a second apart.
  *
@@ -35,7 +36,15 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const isWebhookEventType = (type: string): type is WebhookEventType =>
   (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
 
-/** A registered webhook endpoint. `secret` is the sealed signing secret (never shown after creation). */
+/**
+ * A registered webhook endpoint. `secret` is the sealed signing secret (never shown after creation).
+ *
+ * @example
+ * ```ts
+ * const endpoint: WebhookEndpointRecord | undefined = await store.webhooks.getEndpoint('whk_…');
+ * if (endpoint?.disabledAt !== null) console.log('disabled');
+ * ```
+ */
 export interface WebhookEndpointRecord {
   readonly id: string;
   readonly url: string;
@@ -43,6 +52,13 @@ export interface WebhookEndpointRecord {
   readonly events: readonly WebhookEventType[];
   /** The signing secret as stored: sealed with the issuer's webhook key (`webhooks/secret-box.ts`). */
   readonly secret: string;
+  /** The secret a rotation replaced, sealed; it signs too until {@link previousSecretExpiresAt}. */
+  readonly previousSecret: string | null;
+  readonly previousSecretExpiresAt: number | null;
+  /** Since when every attempt has failed (the first failure after the last success), if it is failing. */
+  readonly failingSince: number | null;
+  /** When it was disabled for failing too long (no deliveries are queued or sent while it is). */
+  readonly disabledAt: number | null;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -75,7 +91,7 @@ export interface WebhookDeliveryRecord {
   readonly claimedUntilMs: number;
   /** HTTP status of the last answer, if the receiver answered. */
   readonly lastStatus: number | null;
-  /** Why the last attempt failed (`HTTP 500`, `timeout after 10000 ms` …). */
+  /** Why the last attempt failed, generically (`http 500`, `timeout`, `connection failed`, `tls` …). */
   readonly lastError: string | null;
   readonly createdAt: number;
   readonly lastAttemptAt: number | null;
@@ -97,6 +113,10 @@ export function toWebhookEndpoint(row: Row): WebhookEndpointRecord {
     description: String(row.description),
     events: parse<WebhookEventType[]>(row.events),
     secret: String(row.secret),
+    previousSecret: strOrNull(row.previous_secret),
+    previousSecretExpiresAt: numOrNull(row.previous_secret_expires_at),
+    failingSince: numOrNull(row.failing_since),
+    disabledAt: numOrNull(row.disabled_at),
     createdAt: num(row.created_at),
     updatedAt: num(row.updated_at),
   };

@@ -23,12 +23,26 @@ import { DEFAULTS } from '../config/defaults.js';
  */
 export const WEBHOOK_SIGNATURE_HEADER = 'Gatehouse-Signature';
 
-/** Why {@link verifyWebhookSignature} refused a delivery. */
+/**
+ * Why {@link verifyWebhookSignature} refused a delivery. The first four are about the delivery; the
+ * `invalid_*` ones about the receiver's own call (an empty secret, a tolerance or clock that is not a
+ * finite, non-negative number), refused before the delivery is looked at, or about a correctly signed
+ * body that is not a JSON event (`invalid_event`).
+ *
+ * @example
+ * ```ts
+ * const reason: WebhookSignatureReason = 'stale_timestamp';
+ * ```
+ */
 export type WebhookSignatureReason =
   | 'missing_signature'
   | 'malformed_signature'
   | 'stale_timestamp'
-  | 'bad_signature';
+  | 'bad_signature'
+  | 'invalid_secret'
+  | 'invalid_tolerance'
+  | 'invalid_clock'
+  | 'invalid_event';
 
 /**
  * A delivery whose signature does not check out. {@link WebhookSignatureError.reason} says why;
@@ -44,7 +58,7 @@ export type WebhookSignatureReason =
  * ```
  */
 export class WebhookSignatureError extends Error {
-  /** Stable reason: `missing_signature`, `malformed_signature`, `stale_timestamp` or `bad_signature`. */
+  /** Stable reason: see {@link WebhookSignatureReason}. */
   readonly reason: WebhookSignatureReason;
   constructor(reason: WebhookSignatureReason, message: string) {
     super(message);
@@ -56,29 +70,85 @@ export class WebhookSignatureError extends Error {
 const mac = (secret: string, timestamp: number, body: string | Uint8Array): Buffer =>
   createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest();
 
+/** An empty secret is an HMAC key anyone can use: refused on both sides. */
+const checkSecret = (secret: unknown): string => {
+  if (typeof secret !== 'string' || secret === '')
+    throw new WebhookSignatureError('invalid_secret', 'the webhook secret must be a non-empty string');
+  return secret;
+};
+
 /**
- * The `Gatehouse-Signature` value of `body` sent at `timestamp` (Unix seconds, default now).
+ * The `Gatehouse-Signature` value of `body` sent at `timestamp` (Unix seconds, default now). With
+ * several secrets (during a secret rotation's overlap) the header carries one `v1` per secret, and a
+ * receiver holding any one of them accepts it.
  *
  * @example
  * ```ts
  * const header = signWebhook({ secret, body: '{"type":"token_exchange.failed"}' });
  * // 't=1764165600,v1=5f0c…'
+ * signWebhook({ secret: [newSecret, oldSecret], body }); // 't=…,v1=…,v1=…'
  * ```
  */
 export function signWebhook(input: {
-  readonly secret: string;
+  readonly secret: string | readonly string[];
   readonly body: string | Uint8Array;
   readonly timestamp?: number | undefined;
 }): string {
+  const secrets = typeof input.secret === 'string' ? [input.secret] : input.secret;
+  if (secrets.length === 0) checkSecret(undefined);
   const timestamp = input.timestamp ?? Math.floor(Date.now() / 1000);
-  return `t=${timestamp},v1=${mac(input.secret, timestamp, input.body).toString('hex')}`;
+  const signatures = secrets.map(
+    (secret) => `v1=${mac(checkSecret(secret), timestamp, input.body).toString('hex')}`,
+  );
+  return `t=${timestamp},${signatures.join(',')}`;
+}
+
+/** A finite, non-negative number, or the refusal `reason`. */
+const checkNumber = (value: number, reason: WebhookSignatureReason, name: string): number => {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+    throw new WebhookSignatureError(reason, `${name} must be a finite number of seconds, not negative`);
+  return value;
+};
+
+const NULLABLE_TEXT = ['applicationId', 'userId', 'actorId', 'reason'] as const;
+
+/** The verified body as a {@link WebhookEvent}, or an `invalid_event` refusal. */
+function parseEvent(body: string | Uint8Array): WebhookEvent {
+  let event: unknown;
+  try {
+    const text = typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: true }).decode(body);
+    event = JSON.parse(text);
+  } catch {
+    throw new WebhookSignatureError('invalid_event', 'the signed body is not JSON');
+  }
+  const fields = event as Record<string, unknown> | null;
+  const valid =
+    typeof fields === 'object' &&
+    fields !== null &&
+    !Array.isArray(fields) &&
+    typeof fields.id === 'string' &&
+    typeof fields.type === 'string' &&
+    typeof fields.createdAt === 'string' &&
+    typeof fields.details === 'object' &&
+    fields.details !== null &&
+    !Array.isArray(fields.details) &&
+    NULLABLE_TEXT.every((name) => fields[name] === null || typeof fields[name] === 'string');
+  if (!valid)
+    throw new WebhookSignatureError(
+      'invalid_event',
+      'the signed body is not a webhook event (id, type, createdAt, details …)',
+    );
+  return event as WebhookEvent;
 }
 
 /**
  * Check a delivery: the `Gatehouse-Signature` header must hold a timestamp within `tolerance` seconds
- * of `now` and a `v1` HMAC-SHA256 of `<t>.<body>` under `secret`, compared in constant time. Pass the
- * body exactly as received (the raw bytes or string, not re-serialized JSON). Returns the parsed
- * event; throws a {@link WebhookSignatureError} when the delivery must be refused.
+ * of `now` and a `v1` HMAC-SHA256 of `<t>.<body>` under `secret` (any one `v1` of several), compared
+ * in constant time, and the body must be a JSON event. Pass the body exactly as received (the raw bytes
+ * or string, not re-serialized JSON). Returns the parsed event; throws a {@link WebhookSignatureError}
+ * when the delivery must be refused. It fails closed on its own options too: an empty or missing
+ * `secret` (`invalid_secret`), a `tolerance` or `now` that is not a finite, non-negative number
+ * (`invalid_tolerance`, `invalid_clock`: `NaN` would otherwise turn the timestamp check off).
  *
  * @example
  * ```ts
@@ -101,6 +171,13 @@ export function verifyWebhookSignature(input: {
   /** The receiver's clock, Unix seconds (default now). */
   readonly now?: number | undefined;
 }): WebhookEvent {
+  const secret = checkSecret(input.secret);
+  const tolerance = checkNumber(
+    input.tolerance ?? DEFAULTS.webhooks.tolerance,
+    'invalid_tolerance',
+    'tolerance',
+  );
+  const now = checkNumber(input.now ?? Math.floor(Date.now() / 1000), 'invalid_clock', 'now');
   const header = Array.isArray(input.header) ? input.header[0] : input.header;
   if (typeof header !== 'string' || header === '')
     throw new WebhookSignatureError('missing_signature', `no ${WEBHOOK_SIGNATURE_HEADER} header`);
@@ -116,19 +193,17 @@ export function verifyWebhookSignature(input: {
       'malformed_signature',
       `${WEBHOOK_SIGNATURE_HEADER} must be "t=<unix seconds>,v1=<64 hex digits>"`,
     );
-  const now = input.now ?? Math.floor(Date.now() / 1000);
-  const tolerance = input.tolerance ?? DEFAULTS.webhooks.tolerance;
   if (Math.abs(now - timestamp) > tolerance)
     throw new WebhookSignatureError(
       'stale_timestamp',
       `the signature's timestamp is more than ${tolerance} s away from now`,
     );
-  const expected = mac(input.secret, timestamp, input.body);
+  const expected = mac(secret, timestamp, input.body);
   // Every candidate is compared (32 bytes each, constant time), so timing reveals nothing about which matched.
   let matched = false;
   for (const signature of signatures) matched = timingSafeEqual(signature, expected) || matched;
   if (!matched) throw new WebhookSignatureError('bad_signature', 'the signature does not match the body');
-  return JSON.parse(typeof input.body === 'string' ? input.body : Buffer.from(input.body).toString('utf8'));
+  return parseEvent(input.body);
 }
 
 /**

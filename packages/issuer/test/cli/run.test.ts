@@ -86,7 +86,7 @@ describe('gatehouse-issuer', () => {
     const file = join(dir, 'gatehouse-issuer.json');
     writeFileSync(file, JSON.stringify({ keys: { gracePeriod: -5 } }));
     expect(await said(['migrate'])).toBe(
-      `Configuration error: "keys.gracePeriod" must be an integer between 0 and ${Number.MAX_SAFE_INTEGER} (in ${file})`,
+      `Configuration error: "keys.gracePeriod" must be an integer, 0 or more (in ${file})`,
     );
     // The environment overrides the file, and is what the message names.
     writeFileSync(file, JSON.stringify({ port: 1 }));

@@ -64,6 +64,9 @@ const FIXED = [
   'webhooks.retention',
   'webhooks.maxErrorLength',
   'webhooks.secretKeySetting',
+  'webhooks.maxConcurrent',
+  'webhooks.maxSecretOverlap',
+  'webhooks.maxResponseHeaderBytes',
 ];
 
 function leaves(tree: OptionTree | Readonly<Record<string, unknown>>, prefix = ''): string[] {

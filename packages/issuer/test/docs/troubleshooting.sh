@@ -65,12 +65,14 @@ gatehouse-issuer start 2>&1 || echo "exit code $?"
 [ ! -e .data ] && echo "nothing created"
 
 case_ port-fixed
+rm -f start.txt # so that banner waits for this start's, not an earlier one's
 gatehouse-issuer start --port 3002 2>start.txt &
 pid=$!
 banner 'Get a Management API token' >/dev/null
 head -1 start.txt
 cp start.txt first.txt
 stop $pid
+rm -f start.txt # so that banner waits for this start's, not an earlier one's
 GATEHOUSE_PORT=3002 gatehouse-issuer start 2>start.txt &
 pid=$!
 banner 'Gatehouse issuer listening' >/dev/null
@@ -80,6 +82,7 @@ stop $pid
 # ---- The administrator secret is lost --------------------------------------------------------------
 # The secret printed by first.txt was never used: the starts above replaced it, and this one does again.
 case_ secret-never-used
+rm -f start.txt # so that banner waits for this start's, not an earlier one's
 gatehouse-issuer start --port 3002 2>start.txt &
 pid=$!
 banner 'Get a Management API token'
@@ -90,6 +93,7 @@ stop $pid
 
 case_ reset-secret
 gatehouse-issuer admin reset-secret --data-dir ./.data 2>&1 | tee reset.txt
+rm -f start.txt # so that banner waits for this start's, not an earlier one's
 gatehouse-issuer start --port 3002 2>start.txt &
 pid=$!
 banner 'Administrator:' >/dev/null
@@ -99,11 +103,13 @@ stop $pid
 
 case_ secret-never-used-postgres
 export DATABASE_URL=$pg_url
+rm -f start.txt # so that banner waits for this start's, not an earlier one's
 gatehouse-issuer start --port 3002 2>start.txt &
 pid=$!
 banner 'Get a Management API token' >/dev/null
 cp start.txt pg-first.txt
 stop $pid
+rm -f start.txt # so that banner waits for this start's, not an earlier one's
 gatehouse-issuer start --port 3002 2>start.txt &
 pid=$!
 banner 'Administrator:'
@@ -156,6 +162,7 @@ GATEHOUSE_ADMIN_CLIENT_ID=ci-admin GATEHOUSE_ADMIN_CLIENT_SECRET=too-short gateh
 # ---- The data directory is readable by other users ----------------------------------------------
 case_ data-dir-permissions
 chmod 755 .data && chmod 644 .data/issuer.sqlite # as if made by another tool, or a umask of 022
+rm -f start.txt # so that banner waits for this start's, not an earlier one's
 gatehouse-issuer start --port 3002 >issuer.log 2>start.txt &
 pid=$!
 banner 'listening on' >/dev/null

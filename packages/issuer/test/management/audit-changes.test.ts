@@ -193,6 +193,16 @@ describe.each(DRIVERS)('%s', (driver) => {
       201,
     );
     secrets.push(hook.res.body.secret);
+    const hookPath = (suffix: string) =>
+      [`/webhooks/{id}${suffix}`, `/webhooks/${hook.res.body.id}${suffix}`] as const;
+    const rotatedHook = await change(
+      'webhook.secret_rotated',
+      ['POST', ...hookPath('/secret')],
+      { overlap: 60 },
+      200,
+    );
+    secrets.push(rotatedHook.res.body.secret);
+    await change('webhook.enabled', ['POST', ...hookPath('/enable')], undefined, 200);
     await change(
       'webhook.deleted',
       ['DELETE', '/webhooks/{id}', `/webhooks/${hook.res.body.id}`],

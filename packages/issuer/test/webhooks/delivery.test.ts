@@ -2,8 +2,11 @@
  * Webhook deliveries end to end, on a real issuer (two instances on PostgreSQL) and a real loopback
  * receiver: a receiver that fails the first two deliveries and then accepts gets the same signed event
  * three times, with growing waits, and the delivery is recorded; every impersonation event type
- * arrives (the `emit` hook included) and no payload holds a token, secret or PAT value (B96).
+ * arrives (the `emit` hook included) and no payload holds a token, secret or PAT value (B96); a failed
+ * attempt is recorded with a generic cause (F15); a rotated secret keeps signing for its overlap (F18).
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditTrail } from '../../src/internal/audit.js';
 import { epoch } from '../../src/internal/ids.js';
@@ -204,6 +207,71 @@ describe.each(DRIVERS)('%s', (driver) => {
     expect(t.logs.text).not.toContain(receiver.url);
   });
 
+  it('F18: during a rotation overlap each delivery is signed with both secrets; after it, with the new one only', async () => {
+    const receiver = await startWebhookReceiver();
+    const { id, secret: old } = await register(receiver, ['subject_token.created']);
+    const rotated = await api(t, admin, 'POST', `/webhooks/${id}/secret`, { overlap: 2 });
+    expect(rotated.status).toBe(200);
+    const fresh = rotated.body.secret as string;
+
+    await mintSubjectToken(t, admin, { userId: alice });
+    await receiver.until((received) => received.length === 1);
+    const during = receiver.received[0]!;
+    const header = String(during.headers['gatehouse-signature']);
+    expect(header.match(/v1=/g)).toHaveLength(2);
+    // A receiver still holding the old secret, and one already switched, both accept it.
+    for (const secret of [old, fresh])
+      expect(verifyWebhookSignature({ secret, body: during.body, header }).type).toBe(
+        'subject_token.created',
+      );
+
+    // Once the overlap is over, only the new secret signs.
+    const expires = Date.parse(rotated.body.previousSecretExpiresAt);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expires - Date.now()) + 1_000));
+    await mintSubjectToken(t, admin, { userId: alice });
+    await receiver.until((received) => received.length === 2);
+    const after = receiver.received[1]!;
+    const single = String(after.headers['gatehouse-signature']);
+    expect(single.match(/v1=/g)).toHaveLength(1);
+    expect(verifyWebhookSignature({ secret: fresh, body: after.body, header: single }).id).toEqual(
+      expect.any(String),
+    );
+    expect(() => verifyWebhookSignature({ secret: old, body: after.body, header: single })).toThrow(
+      expect.objectContaining({ reason: 'bad_signature' }),
+    );
+    expect(t.logs.text).not.toContain(fresh);
+  });
+
+  it('F15: a refused connection is recorded as "connection failed", the low-level code only in the log', async () => {
+    // A loopback port nobody listens on: bound, noted, closed.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const hook = await api(t, admin, 'POST', '/webhooks', {
+      url: `http://127.0.0.1:${port}/hook`,
+      events: ['subject_token.created'],
+    });
+    expect(hook.status).toBe(201);
+    await mintSubjectToken(t, admin, { userId: alice });
+    const listed = await eventually(
+      () => api(t, admin, 'GET', `/webhooks/${hook.body.id}/deliveries`),
+      (res) => res.body.items[0]?.lastError !== null && res.body.items[0]?.lastError !== undefined,
+    );
+    expect(listed.body.items[0]).toMatchObject({
+      status: 'pending',
+      lastStatus: null,
+      lastError: 'connection failed',
+    });
+    expect(JSON.stringify(listed.body)).not.toMatch(/ECONN|refused|127\.0\.0\.1/i);
+    // The operator's log has the low-level code (written just after the outcome is recorded).
+    await eventually(
+      async () => t.logs.text,
+      (text) => text.includes('"errorCode":"ECONNREFUSED"'),
+    );
+    expect((await api(t, admin, 'DELETE', `/webhooks/${hook.body.id}`)).status).toBe(204);
+  });
+
   it('a delivery that keeps failing records the last error and is retried, never sent to a deleted endpoint', async () => {
     const receiver = await startWebhookReceiver(() => 503);
     const { id } = await register(receiver, ['subject_token.created']);
@@ -214,7 +282,7 @@ describe.each(DRIVERS)('%s', (driver) => {
       // Settled after its second attempt (not in the middle of one): the next one is in the future.
       (res) => res.body.items[0]?.attempts >= 2 && Date.parse(res.body.items[0].nextAttemptAt) > Date.now(),
     );
-    expect(listed.body.items[0]).toMatchObject({ status: 'pending', lastStatus: 503, lastError: 'HTTP 503' });
+    expect(listed.body.items[0]).toMatchObject({ status: 'pending', lastStatus: 503, lastError: 'http 503' });
     expect(listed.body.items[0].attempts).toBeGreaterThanOrEqual(2);
     expect(Date.parse(listed.body.items[0].nextAttemptAt)).toBeGreaterThan(Date.now());
     expect((await api(t, admin, 'DELETE', `/webhooks/${id}`)).status).toBe(204);

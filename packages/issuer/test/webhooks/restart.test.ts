@@ -39,6 +39,12 @@ describe.each(DRIVERS)('%s', (driver) => {
       expect((await api(first, token, 'POST', '/subject-tokens', { userId: alice })).status).toBe(201);
 
       await receiver.until((received) => received.length === 1);
+      // The receiver counts the request before it answers: stop once the issuer has recorded the answer
+      // (stopping mid-attempt hands the delivery back uncounted, which is another test).
+      await eventually(
+        () => first.issuer.store.webhooks.listDeliveries(hook.body.id, { page: 1, pageSize: 10 }),
+        (page) => page.items[0]?.lastStatus === 503,
+      );
       await first.close();
       // Stopped between the failed attempt and its retry: the delivery waits in the database.
       const store = openStore(database);
@@ -49,7 +55,7 @@ describe.each(DRIVERS)('%s', (driver) => {
           status: 'pending',
           attempts: 1,
           lastStatus: 503,
-          lastError: 'HTTP 503',
+          lastError: 'http 503',
         });
       } finally {
         await store.close();

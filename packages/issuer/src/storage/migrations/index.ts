@@ -15,6 +15,7 @@ import impersonationControl from './0006-impersonation-control.js';
 import webhooks from './0007-webhooks.js';
 import rolesClaim from './0008-roles-claim.js';
 import configNotify from './0009-config-notify.js';
+import webhookEgress from './0010-webhook-egress.js';
 import type { Migration } from './dialect.js';
 
 export type { Migration } from './dialect.js';
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   webhooks,
   rolesClaim,
   configNotify,
+  webhookEgress,
 ]);
