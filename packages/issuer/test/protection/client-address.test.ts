@@ -84,7 +84,7 @@ describe.each(DRIVERS)('X-Forwarded-For spoofing with one trusted hop (%s)', (dr
       tokenExchange: { maxFailures: 3, failureWindow: 60 },
       signIn: {
         maxFailuresPerAddress: 5,
-        maxFailures: 1_000,
+        maxFailuresPerAccountAndAddress: 1_000,
         delayAfter: 1_000,
         delayAfterPerAddress: 1_000,
         delay: 10,
