@@ -125,7 +125,19 @@ const ROWS: readonly Row[] = [
     '<format>',
     'jwt (validated locally by APIs) or opaque (introspected, revocable at once) for API resources',
   ],
-  ['signIn.maxFailures', 'integer', '<n>', 'failed sign-ins of an account before it is locked'],
+  [
+    'signIn.maxFailuresPerAccountAndAddress',
+    'integer',
+    '<n>',
+    'failed sign-ins of an account from one client address before that address is locked out of it',
+  ],
+  [
+    'signIn.maxFailures',
+    'integer',
+    '<n>',
+    'replaced by --sign-in-max-failures-per-account-and-address; refused',
+    { fallback: 'none' },
+  ],
   [
     'signIn.maxFailuresPerAddress',
     'integer',

@@ -139,27 +139,36 @@ export const DEFAULTS = Object.freeze({
   }),
   signIn: Object.freeze({
     /**
-     * Failed sign-ins of one account (from any address) within `failureWindow` before it is locked for
-     * `lockDuration`. 10 stops online guessing (thousands of guesses a day at most) while a user who
-     * mistypes a few times is never locked.
+     * Failed sign-ins of one account from one client address within `failureWindow` before that
+     * address is locked out of that account for `lockDuration` (catalogue F12). The account itself is
+     * never locked: the right password from another address still signs in. 10 lets a user who mistypes
+     * a few times through, and holds one address to 10 guesses per account per `lockDuration`.
      */
-    maxFailures: 10,
+    maxFailuresPerAccountAndAddress: 10,
     /**
      * Failed sign-ins from one client address (to any account) before that address is locked: higher
-     * than `maxFailures`, since many users may share an address (an office behind NAT).
+     * than `maxFailuresPerAccountAndAddress`, since many users may share an address (an office behind
+     * NAT); it bounds password spraying (a few guesses at each of many accounts) from one address.
      */
     maxFailuresPerAddress: 100,
     /** Seconds over which failures are counted (15 min). */
     failureWindow: 900,
-    /** Seconds a lock lasts (15 min); the right password is refused meanwhile. */
+    /** Seconds a lock lasts (15 min); the locked address is refused the right password meanwhile. */
     lockDuration: 900,
-    /** Failures of an account answered at full speed; each further one waits `delay`, doubling. */
+    /**
+     * Failures of an account (from any address) answered at full speed; each further attempt at it
+     * waits `delay`, doubling up to `maxDelay`. The only per-account measure: a slow-down that every
+     * address sees, never a refusal.
+     */
     delayAfter: 3,
     /** Failures from an address answered at full speed before its delays start. */
     delayAfterPerAddress: 30,
     /** First delay in milliseconds; doubles with each further failure, up to `maxDelay`. */
     delay: 250,
-    /** Longest delay in milliseconds (4 s). */
+    /**
+     * Longest delay in milliseconds (4 s): the most the per-account slow-down ever adds to a sign-in,
+     * the right password's from a fresh address included.
+     */
     maxDelay: 4_000,
     /**
      * Sign-in password hashes computed at once, each on its own worker thread at the lowest CPU

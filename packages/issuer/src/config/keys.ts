@@ -44,6 +44,8 @@ export const OPTION_TREE: OptionTree = Object.freeze({
   proxy: leaves('hops', 'addresses'),
   accessTokenFormat: true,
   signIn: leaves(
+    'maxFailuresPerAccountAndAddress',
+    // Known only to be refused with the name of its successor (resolveProtection), like trustProxy.
     'maxFailures',
     'maxFailuresPerAddress',
     'failureWindow',

@@ -5,7 +5,9 @@
  * validated with zod strict objects: a bad value or an unknown member throws a `ConfigError` naming it.
  *
  * `trustProxy: true` is refused: it trusted the left-most `X-Forwarded-For` entry, which the client
- * writes; `proxy.hops` (or `proxy.addresses`) replaces it.
+ * writes; `proxy.hops` (or `proxy.addresses`) replaces it. `signIn.maxFailures` is refused too: it
+ * locked an account for everyone; `signIn.maxFailuresPerAccountAndAddress` locks one address out of
+ * one account instead (catalogue F12).
  *
  * @module
  */
@@ -39,23 +41,31 @@ export interface ProxyConfig {
 }
 
 /**
- * Sign-in throttling and lockout, and the bound on password hashing.
+ * Sign-in throttling and lockout, and the bound on password hashing. Locks are only ever placed on a
+ * client address (for one account, or for all of them): an account is slowed down, never locked, so
+ * wrong passwords from one address cannot keep its owner out.
  *
  * @example
  * ```ts
- * const signIn: SignInConfig = { maxFailures: 5, lockDuration: 1_800 };
+ * const signIn: SignInConfig = { maxFailuresPerAccountAndAddress: 5, lockDuration: 1_800 };
  * ```
  */
 export interface SignInConfig {
-  /** Failed sign-ins of one account (from any address) before it is locked. Default 10. */
-  maxFailures?: number;
+  /**
+   * Failed sign-ins of one account from one client address before that address is locked out of that
+   * account. Default 10. Replaces `maxFailures`, which locked the account for everyone.
+   */
+  maxFailuresPerAccountAndAddress?: number;
   /** Failed sign-ins from one client address (to any account) before it is locked. Default 100. */
   maxFailuresPerAddress?: number;
   /** Seconds over which failures are counted. Default 900. */
   failureWindow?: number;
   /** Seconds a lock lasts. Default 900. */
   lockDuration?: number;
-  /** Failures of an account answered at full speed; later ones wait `delay`, doubling. Default 3. */
+  /**
+   * Failures of an account (from any address) answered at full speed; later attempts wait `delay`,
+   * doubling up to `maxDelay` (a slow-down, never a refusal). Default 3.
+   */
   delayAfter?: number;
   /** The same for a client address. Default 30. */
   delayAfterPerAddress?: number;
@@ -123,7 +133,7 @@ const PROXY = z.strictObject({
 });
 
 const SIGN_IN = z.strictObject({
-  maxFailures: integer(1, 10_000).optional(),
+  maxFailuresPerAccountAndAddress: integer(1, 10_000).optional(),
   maxFailuresPerAddress: integer(1, 1_000_000).optional(),
   failureWindow: integer(1, 86_400).optional(),
   lockDuration: integer(1, 86_400).optional(),
@@ -171,12 +181,28 @@ function trustedAddresses(addresses: readonly string[]): (address: string) => bo
 }
 
 /**
+ * `signIn` without `maxFailures` when that is `undefined` (absent, as any member given so); given a
+ * value, it is refused with a message naming its successor: its meaning changed (an account lock
+ * became an address lock), so it is not carried over silently.
+ */
+function withoutReplaced(signIn: unknown): unknown {
+  if (signIn === null || typeof signIn !== 'object' || !Object.hasOwn(signIn, 'maxFailures')) return signIn;
+  const { maxFailures, ...rest } = signIn as Record<string, unknown>;
+  if (maxFailures === undefined) return rest;
+  throw new ConfigError(
+    'signIn.maxFailures',
+    'is replaced by "signIn.maxFailuresPerAccountAndAddress" (flag --sign-in-max-failures-per-account-and-address, env GATEHOUSE_SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS): wrong passwords now lock the client address out of the account, never the account itself, which is only slowed down (signIn.delayAfter)',
+  );
+}
+
+/**
  * Validate `trustProxy`, `proxy`, `signIn` and `rateLimits` and apply {@link DEFAULTS}.
  *
  * @example
  * ```ts
  * const { proxy } = resolveProtection({ proxy: { hops: 1 } });
  * resolveProtection({ trustProxy: true }); // ConfigError: "trustProxy" is replaced by "proxy.hops" …
+ * resolveProtection({ signIn: { maxFailures: 5 } }); // ConfigError: "signIn.maxFailures" is replaced by …
  * ```
  */
 export function resolveProtection(config: {
@@ -193,7 +219,10 @@ export function resolveProtection(config: {
   }
   const proxy = parseSettings(PROXY, config.proxy, 'proxy');
   const addresses = Object.freeze([...(proxy.addresses ?? DEFAULTS.proxy.addresses)]);
-  const signIn = withDefaults(DEFAULTS.signIn, parseSettings(SIGN_IN, config.signIn, 'signIn'));
+  const signIn = withDefaults(
+    DEFAULTS.signIn,
+    parseSettings(SIGN_IN, withoutReplaced(config.signIn), 'signIn'),
+  );
   if (signIn.maxDelay < signIn.delay)
     throw new ConfigError('signIn.maxDelay', 'must be at least signIn.delay');
   return Object.freeze({

@@ -9,7 +9,7 @@
  *
  * @example
  * ```ts
- * LOGIN_MESSAGES.locked.replace('{wait}', duration(840)); // 'Too many failed sign-in attempts. Try again in 14 minutes.'
+ * LOGIN_MESSAGES.locked.replace('{wait}', duration(840)); // 'Too many failed sign-in attempts from your network. Try again in 14 minutes.'
  * ```
  */
 export const duration = (seconds: number): string => {

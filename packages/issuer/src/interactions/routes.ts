@@ -32,8 +32,12 @@ export const LOGIN_MESSAGES = Object.freeze({
   invalid: 'The username, email or password is incorrect.',
   suspended: 'This account is suspended. Contact your administrator.',
   missing: 'Enter your username or email and your password.',
-  /** `{wait}` is replaced by the time left, e.g. "15 minutes". */
-  locked: 'Too many failed sign-in attempts. Try again in {wait}.',
+  /**
+   * `{wait}` is replaced by the time left, e.g. "15 minutes". Only a client address is ever locked (out
+   * of one account, or all), so the message says where the failures came from: a user who shares the
+   * address (an office, a carrier NAT) learns why, and that another network is not locked.
+   */
+  locked: 'Too many failed sign-in attempts from your network. Try again in {wait}.',
   busy: 'Too many sign-in attempts are being processed right now. Try again in a moment.',
 });
 

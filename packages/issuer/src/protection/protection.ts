@@ -4,6 +4,8 @@
  * API rate limit and the token-endpoint rate limits. Every counter is shared by all instances on one
  * PostgreSQL database: sign-in failures are counted in the store as they happen; rate limits are
  * decided in memory and flushed to the store every `rateLimits.syncInterval` ms (see rate-limiter.ts).
+ * With no trusted proxy, the first request carrying `X-Forwarded-For` is logged as a warning: behind an
+ * unconfigured proxy every client would share the proxy's address, and its sign-in locks.
  *
  * @module
  */
@@ -79,8 +81,22 @@ export function createProtection(deps: ProtectionDeps): Protection {
     log: deps.log,
     now,
   });
+  const untrusted = config.proxy.hops === 0 && config.proxy.addresses.length === 0;
+  let warned = false;
+  const address = (req: IncomingMessage): string => {
+    if (untrusted && !warned && req.headers['x-forwarded-for'] !== undefined) {
+      // Once per process: behind an unconfigured proxy every client has the proxy's address, so the
+      // sign-in locks of one would fall on all (catalogue F12). A client may have written the header.
+      warned = true;
+      deps.log.warn(
+        { event: 'proxy.untrusted_forwarded_for' },
+        'a request carries X-Forwarded-For but no proxy is trusted, so the header is ignored: behind a proxy every client has its address and shares its sign-in locks; set proxy.hops or proxy.addresses',
+      );
+    }
+    return clientAddress(req, config.proxy);
+  };
   const token = {
-    address: (req: IncomingMessage) => clientAddress(req, config.proxy),
+    address,
     limiter,
     perClient: limits.tokenPerClient,
     perAddress: limits.tokenPerAddress,

@@ -1,17 +1,25 @@
 /**
- * Sign-in throttling and lockout. Every attempt is counted per account and per client address in the
- * store's shared counters (so every instance on one PostgreSQL database sees the same counts)
- * *before* its password is checked: parallel guesses are all counted, and once an account or an
- * address reaches its threshold no further guess is even hashed. Past `delayAfter` attempts each one
- * waits a doubling delay (up to `maxDelay`); at the threshold the account (or the address) is locked
- * for `lockDuration` and every attempt, the right password included, is refused with `Retry-After`.
- * Refusals are delayed too (by the address's delay, the longest one for a locked address), so a
- * script hammering a lock is slowed down rather than answered at full speed.
+ * Sign-in throttling and lockout that cannot be turned against others (catalogue F12). Every attempt
+ * is counted three ways in the store's shared counters (so every instance on one PostgreSQL database
+ * sees the same counts) *before* its password is checked: per account and client address (the
+ * pair), per client address, and per account. Parallel guesses are all counted, and once a pair or an
+ * address reaches its threshold no further guess from it is even hashed.
  *
- * The answer never says whether an account exists: an unknown identifier is counted and locked under
- * that identifier exactly as an account is, with the same messages, statuses and work. Password
- * hashing runs in the bounded hash pool, on low-priority threads (`hash-workers.ts`); an attempt that
- * finds the pool and its queue full is refused at once.
+ * Locks are only ever placed on a client address: at `maxFailuresPerAccountAndAddress` failures the
+ * address is locked out of that one account, at `maxFailuresPerAddress` out of every account, each
+ * for `lockDuration`; every attempt it makes there, the right password included, is refused with
+ * `Retry-After`. An account is never locked: past `delayAfter` failures (from any address) every
+ * attempt at it waits a doubling delay, at most `maxDelay`, before its password is checked. So the
+ * right password from another address still signs in, at worst `maxDelay` later, while a guesser
+ * with N addresses gets at most N × `maxFailuresPerAccountAndAddress` guesses at one account per
+ * `lockDuration`, each one slowed down (docs/security.md works the numbers). An address's own delay
+ * (past `delayAfterPerAddress`) applies too; refusals of a locked address wait `maxDelay`, so a script
+ * hammering a lock is slowed down rather than answered at full speed.
+ *
+ * The answer never says whether an account exists: an unknown identifier is counted, delayed and
+ * locked under that identifier exactly as an account is, with the same messages, statuses and work.
+ * Password hashing runs in the bounded hash pool, on low-priority threads (`hash-workers.ts`); an
+ * attempt that finds the pool and its queue full is refused at once.
  * Every refusal is an audit event (`sign_in.failed`, `sign_in.locked`) with the identifier and the
  * client address, never the password.
  *
@@ -23,7 +31,7 @@ import type { ResolvedConfig } from '../config/schema.js';
 import { counterKey } from '../grants/failure-limiter.js';
 import type { AuditTrail } from '../internal/audit.js';
 import { dummyPasswordCheck, verifyPassword } from '../internal/secrets.js';
-import type { FailureWindow, Store, UserRecord } from '../storage/store.js';
+import type { Store, UserRecord } from '../storage/store.js';
 import { createHashPool, HashPoolBusyError } from './hash-pool.js';
 import { createHashWorkers } from './hash-workers.js';
 
@@ -96,7 +104,13 @@ export interface SignInGuardDeps {
 /** Seconds a client is asked to wait when every hash slot is taken. */
 const BUSY_RETRY_AFTER = 1;
 
-type Scope = 'account' | 'address';
+/** What is counted: the account and address pair, the address, the account (never locked). */
+type Scope = 'pair' | 'address' | 'account';
+/** What can be locked: only ever a client address (out of one account, or out of every account). */
+type LockScope = Exclude<Scope, 'account'>;
+
+/** The audit reason (and log scope) of a lock: what was locked. */
+const LOCK_REASONS: Record<LockScope, string> = { pair: 'account_and_address', address: 'address' };
 
 /**
  * Build the guard.
@@ -114,29 +128,24 @@ export function createSignInGuard(deps: SignInGuardDeps): SignInGuard {
   const counters = store.failures;
   const pool = createHashPool({ concurrent: limits.concurrentHashes, queued: limits.queuedHashes });
   const workers = createHashWorkers(limits.concurrentHashes);
-  const max: Record<Scope, number> = { account: limits.maxFailures, address: limits.maxFailuresPerAddress };
-  const freeFailures: Record<Scope, number> = {
-    account: limits.delayAfter,
-    address: limits.delayAfterPerAddress,
+  const max: Record<LockScope, number> = {
+    pair: limits.maxFailuresPerAccountAndAddress,
+    address: limits.maxFailuresPerAddress,
   };
 
   const attemptsKey = (subject: string) => counterKey(`sign-in\n${subject}`);
   const lockKey = (subject: string) => counterKey(`sign-in-lock\n${subject}`);
 
-  /** Seconds until the later of the subjects' locks ends (0: neither is locked), and whether the address is. */
-  async function lockedFor(
-    subjects: Record<Scope, string>,
-    now: number,
-  ): Promise<{ wait: number; address: boolean }> {
-    const [account, address] = await Promise.all([
-      counters.get(lockKey(subjects.account), now),
+  /** Seconds until the later of the address's locks (out of this account, out of all) ends; 0: none. */
+  async function lockedFor(subjects: Record<Scope, string>, now: number): Promise<number> {
+    const windows = await Promise.all([
+      counters.get(lockKey(subjects.pair), now),
       counters.get(lockKey(subjects.address), now),
     ]);
-    const left = (window: FailureWindow | undefined) => (window === undefined ? 0 : window.endsAt - now);
-    return { wait: Math.max(left(account), left(address)), address: address !== undefined };
+    return Math.max(0, ...windows.map((window) => (window === undefined ? 0 : window.endsAt - now)));
   }
 
-  /** Exponential delay once `failures` (before this attempt) pass the free ones. */
+  /** Exponential delay once `failures` (before this attempt) pass the free ones, at most `maxDelay`. */
   const delayFor = (failures: number, free: number): number =>
     failures < free ? 0 : Math.min(limits.maxDelay, limits.delay * 2 ** Math.min(failures - free, 30));
 
@@ -165,7 +174,7 @@ export function createSignInGuard(deps: SignInGuardDeps): SignInGuard {
 
   /** Lock `scope` for `lockDuration` (the first to lock records it), then forget its attempts. */
   async function lock(
-    scope: Scope,
+    scope: LockScope,
     subjects: Record<Scope, string>,
     attempt: SignInAttempt,
     user: UserRecord | undefined,
@@ -176,10 +185,10 @@ export function createSignInGuard(deps: SignInGuardDeps): SignInGuard {
     await counters.reset(attemptsKey(subjects[scope]));
     if (window.count === 1) {
       log.warn(
-        { event: 'login.locked', scope, userId: user?.id ?? null, until: window.endsAt },
-        'sign-in locked',
+        { event: 'login.locked', scope: LOCK_REASONS[scope], userId: user?.id ?? null, until: window.endsAt },
+        'sign-in locked for a client address',
       );
-      await record('sign_in.locked', attempt, user, scope, { until: window.endsAt });
+      await record('sign_in.locked', attempt, user, LOCK_REASONS[scope], { until: window.endsAt });
     }
     return { kind: 'locked', retryAfter: Math.max(window.endsAt - now, 1) };
   }
@@ -204,38 +213,54 @@ export function createSignInGuard(deps: SignInGuardDeps): SignInGuard {
       const now = deps.now();
       const found = await store.users.findByLogin(attempt.identifier);
       const user = found?.passwordHash == null ? undefined : found;
-      const subjects: Record<Scope, string> = {
-        // An unknown identifier is counted under itself, exactly as an account is under its id.
-        account: user === undefined ? `login:${attempt.identifier.toLowerCase()}` : `user:${user.id}`,
-        address: `address:${attempt.address}`,
-      };
+      // An unknown identifier is counted under itself, exactly as an account is under its id.
+      const account = user === undefined ? `login:${attempt.identifier.toLowerCase()}` : `user:${user.id}`;
+      const address = `address:${attempt.address}`;
+      // An address holds no line break (it is an IP address or empty), so the pair's subject is unambiguous.
+      const subjects: Record<Scope, string> = { pair: `pair:${address}\n${account}`, address, account };
       // Every attempt is counted first, refused ones included, so parallel attempts are all counted
       // and an address that keeps trying while locked keeps being slowed down.
-      const [account, address] = await counters.incrementAll(
-        [
-          { key: attemptsKey(subjects.account), window: limits.failureWindow },
-          { key: attemptsKey(subjects.address), window: limits.failureWindow },
-        ],
+      const windows = await counters.incrementAll(
+        (['pair', 'address', 'account'] as const).map((scope) => ({
+          key: attemptsKey(subjects[scope]),
+          window: limits.failureWindow,
+        })),
         now,
       );
-      const counted: Record<Scope, FailureWindow> = { account: account!, address: address! };
-      const addressDelay = delayFor(counted.address.count - 1, freeFailures.address);
+      const [pair, byAddress, byAccount] = windows.map((window) => window.count) as [number, number, number];
+      const counted: Record<LockScope, number> = { pair, address: byAddress };
       // Read after counting: a lock placed by a parallel attempt is seen (it is written before the
       // attempts it ends are forgotten).
-      const locked = await lockedFor(subjects, now);
-      if (locked.wait > 0) {
-        // A locked address is answered after the longest delay: scripts hammering it are slowed down.
-        await sleep(locked.address ? limits.maxDelay : addressDelay);
-        return refuse({ kind: 'locked', retryAfter: locked.wait }, attempt, user);
+      const wait = await lockedFor(subjects, now);
+      if (wait > 0) {
+        // Only a client address is ever locked: its refusals wait the longest delay, so scripts
+        // hammering a lock are slowed down without slowing anyone else.
+        await sleep(limits.maxDelay);
+        return refuse({ kind: 'locked', retryAfter: wait }, attempt, user);
       }
-      for (const scope of ['account', 'address'] as const) {
-        if (counted[scope].count > max[scope]) {
+      const addressDelay = delayFor(byAddress - 1, limits.delayAfterPerAddress);
+      for (const scope of ['pair', 'address'] as const) {
+        if (counted[scope] > max[scope]) {
           await sleep(addressDelay);
           return refuse(await lock(scope, subjects, attempt, user, now), attempt, user);
         }
       }
-      const delay = Math.max(delayFor(counted.account.count - 1, freeFailures.account), addressDelay);
-      if (delay > 0) await sleep(delay);
+      // The per-account slow-down: seen by every address, bounded by maxDelay, never a refusal.
+      const accountDelay = delayFor(byAccount - 1, limits.delayAfter);
+      const delay = Math.max(accountDelay, addressDelay);
+      if (delay > 0) {
+        log.debug(
+          {
+            event: 'login.delayed',
+            ms: delay,
+            by: accountDelay >= addressDelay ? 'account' : 'address',
+            userId: user?.id ?? null,
+            address: attempt.address,
+          },
+          'sign-in slowed down',
+        );
+        await sleep(delay);
+      }
       let matches: boolean;
       try {
         matches = await pool.run(() =>
@@ -248,13 +273,17 @@ export function createSignInGuard(deps: SignInGuardDeps): SignInGuard {
         return refuse({ kind: 'busy', retryAfter: BUSY_RETRY_AFTER }, attempt, user);
       }
       if (matches && user !== undefined) {
-        await counters.reset(attemptsKey(subjects.account));
+        // The address's count is kept: one right password must not wipe a spraying address's record.
+        await Promise.all([
+          counters.reset(attemptsKey(subjects.pair)),
+          counters.reset(attemptsKey(subjects.account)),
+        ]);
         if (user.suspended) return refuse({ kind: 'suspended' }, attempt, user);
         return { kind: 'success', user };
       }
       await refuse({ kind: 'invalid' }, attempt, user);
-      for (const scope of ['account', 'address'] as const) {
-        if (counted[scope].count >= max[scope]) return lock(scope, subjects, attempt, user, now);
+      for (const scope of ['pair', 'address'] as const) {
+        if (counted[scope] >= max[scope]) return lock(scope, subjects, attempt, user, now);
       }
       return { kind: 'invalid' };
     },

@@ -221,7 +221,7 @@ describe('settings of the CLI', () => {
         '12',
         '--proxy-hops',
         '1',
-        '--sign-in-max-failures',
+        '--sign-in-max-failures-per-account-and-address',
         '4',
       ],
       {
@@ -240,7 +240,7 @@ describe('settings of the CLI', () => {
       expect(issuer!.config.passwords.minLength).toBe(12);
       expect(issuer!.config.proxy.hops).toBe(1);
       expect(issuer!.config.trustProxy).toBe(true);
-      expect(issuer!.config.signIn.maxFailures).toBe(4);
+      expect(issuer!.config.signIn.maxFailuresPerAccountAndAddress).toBe(4);
       expect(issuer!.config.cookieKeys).toEqual(['a'.repeat(32), 'b'.repeat(32)]);
     } finally {
       await issuer!.close();

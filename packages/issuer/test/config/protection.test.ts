@@ -26,7 +26,10 @@ describe('protection settings', () => {
   });
 
   it.each([
-    [{ signIn: { maxFailures: 0 } }, '"signIn.maxFailures" must be an integer between 1 and 10000'],
+    [
+      { signIn: { maxFailuresPerAccountAndAddress: 0 } },
+      '"signIn.maxFailuresPerAccountAndAddress" must be an integer between 1 and 10000',
+    ],
     [{ signIn: { lockDuration: 'long' } }, '"signIn.lockDuration" must be an integer between 1 and 86400'],
     [{ signIn: { delay: 500, maxDelay: 100 } }, '"signIn.maxDelay" must be at least signIn.delay'],
     [{ rateLimits: { window: 7_200 } }, '"rateLimits.window" must be an integer between 1 and 3600'],
@@ -41,6 +44,10 @@ describe('protection settings', () => {
       '"signIn.maxFailure" is not a known option — did you mean "signIn.maxFailures"?',
     ],
     [{ trustProxy: true }, '"trustProxy" is replaced by "proxy.hops"'],
+    [
+      { signIn: { maxFailures: 10 } },
+      '"signIn.maxFailures" is replaced by "signIn.maxFailuresPerAccountAndAddress" (flag --sign-in-max-failures-per-account-and-address, env GATEHOUSE_SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS): wrong passwords now lock the client address out of the account, never the account itself',
+    ],
   ])('refuses %j', (settings, message) => {
     expect(() => resolveConfig({ ...base, ...settings } as never)).toThrow(ConfigError);
     expect(() => resolveConfig({ ...base, ...settings } as never)).toThrow(message);
@@ -60,7 +67,7 @@ describe('protection settings', () => {
   it('reads them from the environment and the command line (flags win)', () => {
     const args = parseArgs([
       'start',
-      '--sign-in-max-failures',
+      '--sign-in-max-failures-per-account-and-address',
       '5',
       '--proxy-addresses',
       '10.0.0.0/8, 192.168.1.7',
@@ -68,7 +75,7 @@ describe('protection settings', () => {
     const { config } = loadSettings({
       env: {
         GATEHOUSE_PROXY_HOPS: '2',
-        GATEHOUSE_SIGN_IN_MAX_FAILURES: '7',
+        GATEHOUSE_SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS: '7',
         GATEHOUSE_SIGN_IN_LOCK_DURATION: '60',
         GATEHOUSE_RATE_LIMITS_TOKEN_PER_ADDRESS: '50',
       },
@@ -79,16 +86,20 @@ describe('protection settings', () => {
     const resolved = resolveConfig(config);
     expect(resolved.proxy.hops).toBe(2);
     expect(resolved.proxy.addresses).toEqual(['10.0.0.0/8', '192.168.1.7']);
-    expect(resolved.signIn.maxFailures).toBe(5);
+    expect(resolved.signIn.maxFailuresPerAccountAndAddress).toBe(5);
     expect(resolved.signIn.lockDuration).toBe(60);
     expect(resolved.rateLimits.tokenPerAddress).toBe(50);
   });
 
-  it('names the variable that set a bad value, and refuses GATEHOUSE_TRUST_PROXY=true naming the new setting', () => {
+  it('names the variable that set a bad value, and refuses GATEHOUSE_TRUST_PROXY=true and GATEHOUSE_SIGN_IN_MAX_FAILURES naming the new setting', () => {
     for (const [env, message] of [
       [
-        { GATEHOUSE_SIGN_IN_MAX_FAILURES: '0' },
-        '"GATEHOUSE_SIGN_IN_MAX_FAILURES" must be an integer between 1 and 10000',
+        { GATEHOUSE_SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS: '0' },
+        '"GATEHOUSE_SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS" must be an integer between 1 and 10000',
+      ],
+      [
+        { GATEHOUSE_SIGN_IN_MAX_FAILURES: '10' },
+        '"GATEHOUSE_SIGN_IN_MAX_FAILURES" is replaced by "signIn.maxFailuresPerAccountAndAddress"',
       ],
       [{ GATEHOUSE_TRUST_PROXY: 'true' }, '"GATEHOUSE_TRUST_PROXY" is replaced by "proxy.hops"'],
     ] as const) {
@@ -100,6 +111,35 @@ describe('protection settings', () => {
         error = explainConfigError(err as ConfigError, origins);
       }
       expect((error as ConfigError).message).toContain(message);
+    }
+  });
+
+  it('F12: the former signIn.maxFailures (an account lock) is refused from code, a flag and the environment, naming its successor', () => {
+    const successor = 'is replaced by "signIn.maxFailuresPerAccountAndAddress"';
+    expect(() => resolveConfig({ ...base, signIn: { maxFailures: 5 } } as never)).toThrow(
+      `"signIn.maxFailures" ${successor}`,
+    );
+    // Given as undefined, it is absent (as every other member is).
+    expect(resolveConfig({ ...base, signIn: { maxFailures: undefined } } as never).signIn).toEqual(
+      DEFAULTS.signIn,
+    );
+    for (const [sources, origin] of [
+      [{ env: { GATEHOUSE_SIGN_IN_MAX_FAILURES: '5' } }, 'GATEHOUSE_SIGN_IN_MAX_FAILURES'],
+      [
+        (({ flags, flagNames }) => ({ flags, flagNames }))(
+          parseArgs(['start', '--sign-in-max-failures', '5']),
+        ),
+        '--sign-in-max-failures',
+      ],
+    ] as const) {
+      const { config, origins } = loadSettings({ env: {}, cwd: '/tmp', ...sources });
+      let error: unknown;
+      try {
+        resolveConfig(config);
+      } catch (err) {
+        error = explainConfigError(err as ConfigError, origins);
+      }
+      expect((error as ConfigError).message).toContain(`"${origin}" ${successor}`);
     }
   });
 });

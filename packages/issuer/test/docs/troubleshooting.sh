@@ -159,6 +159,10 @@ case_ bad-env
 GATEHOUSE_ADMIN_CLIENT_ID=ci-admin GATEHOUSE_ADMIN_CLIENT_SECRET=too-short gatehouse-issuer start 2>&1 ||
   echo "exit code $?"
 
+# ---- A setting of an earlier version is refused ----------------------------------------------------
+case_ replaced-setting
+GATEHOUSE_SIGN_IN_MAX_FAILURES=10 gatehouse-issuer start 2>&1 || echo "exit code $?"
+
 # ---- The data directory is readable by other users ----------------------------------------------
 case_ data-dir-permissions
 chmod 755 .data && chmod 644 .data/issuer.sqlite # as if made by another tool, or a umask of 022

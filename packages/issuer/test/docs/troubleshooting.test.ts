@@ -151,7 +151,7 @@ describe('docs/troubleshooting.md', () => {
       expect(printed.get(name), name).toEqual(
         expect.arrayContaining(['the old secret: 401', 'the new secret: 200']),
       );
-    for (const name of ['unknown-flag', 'unknown-setting', 'bad-env'])
+    for (const name of ['unknown-flag', 'unknown-setting', 'bad-env', 'replaced-setting'])
       expect(printed.get(name), name).toContain('exit code 2');
   });
 });

@@ -84,7 +84,7 @@ describe.each(DRIVERS)('X-Forwarded-For spoofing with one trusted hop (%s)', (dr
       tokenExchange: { maxFailures: 3, failureWindow: 60 },
       signIn: {
         maxFailuresPerAddress: 5,
-        maxFailures: 1_000,
+        maxFailuresPerAccountAndAddress: 1_000,
         delayAfter: 1_000,
         delayAfterPerAddress: 1_000,
         delay: 10,
@@ -141,5 +141,28 @@ describe.each(DRIVERS)('X-Forwarded-For spoofing with one trusted hop (%s)', (dr
     ).toBe(429);
     const elsewhere = await form.attempt('alice', PASSWORD, { 'x-forwarded-for': '203.0.113.21' });
     expect(elsewhere.status).toBe(303);
+  });
+});
+
+describe('X-Forwarded-For with no trusted proxy (sqlite)', () => {
+  let t: TestIssuer;
+  beforeAll(async () => {
+    t = await startIssuer('sqlite', {
+      signIn: { maxFailuresPerAccountAndAddress: 2, delay: 0, maxDelay: 0 },
+    });
+    await loadWorld(t);
+  });
+  afterAll(() => t?.close());
+
+  it('F12: the header is ignored, so every client behind an unconfigured proxy shares its locks, and the issuer warns once', async () => {
+    const form = await openSignInForm(t.baseUrl);
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    expect((await form.attempt('alice', 'guess 1', from('198.51.100.41'))).status).toBe(401);
+    expect((await form.attempt('alice', 'guess 2', from('198.51.100.41'))).status).toBe(429);
+    // Another "client" behind the same (untrusted) proxy is the same address: locked out too.
+    expect((await form.attempt('alice', PASSWORD, from('198.51.100.42'))).status).toBe(429);
+    const warnings = t.logs.lines.filter((line) => line.includes('"proxy.untrusted_forwarded_for"'));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 40, msg: expect.stringContaining('proxy.hops') });
   });
 });
