@@ -28,6 +28,7 @@ import {
   type TargetPolicy,
   type TargetRefusal,
 } from '../webhooks/targets.js';
+import type { Authority } from './authority.js';
 import {
   description,
   id,
@@ -75,7 +76,8 @@ export function webhookUrlProblem(value: string, policy: TargetPolicy): string |
 }
 
 /**
- * API view of an endpoint: never its secret. `status` is `disabled` once it failed for
+ * API view of an endpoint: never its secret, and its URL's query string only to a caller that may
+ * change webhooks (`fullUrl`; catalogue F22). `status` is `disabled` once it failed for
  * `webhooks.disableAfter` seconds (`POST /webhooks/{id}/enable` brings it back).
  *
  * @example
@@ -83,10 +85,10 @@ export function webhookUrlProblem(value: string, policy: TargetPolicy): string |
  * presentWebhook(endpoint).status; // 'active'
  * ```
  */
-export function presentWebhook(endpoint: WebhookEndpointRecord) {
+export function presentWebhook(endpoint: WebhookEndpointRecord, fullUrl = true) {
   return {
     id: endpoint.id,
-    url: endpoint.url,
+    url: fullUrl ? endpoint.url : withoutQuery(endpoint.url),
     description: endpoint.description,
     events: [...endpoint.events],
     status: endpoint.disabledAt === null ? ('active' as const) : ('disabled' as const),
@@ -100,6 +102,23 @@ export function presentWebhook(endpoint: WebhookEndpointRecord) {
     createdAt: iso(endpoint.createdAt),
   };
 }
+
+/**
+ * `url` with its query string replaced by `?…`: a receiver's URL often carries a token in its query,
+ * which a caller that may only read webhooks (a console viewer) must not see (catalogue F22).
+ *
+ * @example
+ * ```ts
+ * withoutQuery('https://hooks.example.com/in?token=abc'); // 'https://hooks.example.com/in?…'
+ * ```
+ */
+export function withoutQuery(url: string): string {
+  const at = url.indexOf('?');
+  return at === -1 ? url : `${url.slice(0, at)}?…`;
+}
+
+/** Whether the caller may see webhook URLs whole: it may change them (`webhooks:write`, or `all`). */
+const seesUrls = (authority: Authority) => authority.all || authority.managementScopes.has('webhooks:write');
 
 /**
  * API view of a delivery: ids, type, status and timings; the event body sent only when `withEvent`
@@ -233,9 +252,13 @@ export function webhookRoutes(deps: ManagementDeps): RouteDef[] {
       scopes: ['webhooks:read', 'webhooks:write'],
       query: pageQuery,
       success: { status: 200, schema: schemas.webhookPage, description: 'A page of endpoints, oldest first' },
-      handler: async ({ query, store }) => {
+      handler: async ({ query, store, authority }) => {
         const result = await store.webhooks.listEndpoints(query);
-        return { status: 200, body: { ...result, items: result.items.map(presentWebhook) } };
+        const full = seesUrls(authority);
+        return {
+          status: 200,
+          body: { ...result, items: result.items.map((item) => presentWebhook(item, full)) },
+        };
       },
     }),
     defineRoute({
@@ -284,9 +307,9 @@ export function webhookRoutes(deps: ManagementDeps): RouteDef[] {
       tag,
       scopes: ['webhooks:read', 'webhooks:write'],
       success: { status: 200, schema: schemas.webhook, description: 'The endpoint' },
-      handler: async ({ params, store }) => ({
+      handler: async ({ params, store, authority }) => ({
         status: 200,
-        body: presentWebhook(await load(store, params.id!)),
+        body: presentWebhook(await load(store, params.id!), seesUrls(authority)),
       }),
     }),
     defineRoute({

@@ -20,7 +20,8 @@
  * locked under that identifier exactly as an account is, with the same messages, statuses and work.
  * Password hashing runs in the bounded hash pool, on low-priority threads (`hash-workers.ts`); an
  * attempt that finds the pool and its queue full is refused at once.
- * Every refusal is an audit event (`sign_in.failed`, `sign_in.locked`) with the identifier and the
+ * Every refusal is an audit event (`sign_in.failed`, `sign_in.locked`) with the identifier (only when it
+ * names an account: an unknown one may be a password typed into the wrong field) and the
  * client address, never the password.
  *
  * @module
@@ -149,6 +150,9 @@ export function createSignInGuard(deps: SignInGuardDeps): SignInGuard {
   const delayFor = (failures: number, free: number): number =>
     failures < free ? 0 : Math.min(limits.maxDelay, limits.delay * 2 ** Math.min(failures - free, 30));
 
+  /** Attempts whose identifier names an account (see `record`). */
+  const known = new WeakSet<SignInAttempt>();
+
   async function record(
     type: 'sign_in.failed' | 'sign_in.locked',
     attempt: SignInAttempt,
@@ -162,7 +166,13 @@ export function createSignInGuard(deps: SignInGuardDeps): SignInGuard {
         applicationId: attempt.applicationId ?? null,
         userId: user?.id ?? null,
         reason,
-        details: { identifier: attempt.identifier, address: attempt.address, ...details },
+        // An identifier that names no account may be anything typed into the field — a password, say —
+        // so only one that names an account is kept (catalogue F22).
+        details: {
+          identifier: known.has(attempt) ? attempt.identifier : null,
+          address: attempt.address,
+          ...details,
+        },
       });
     } catch (err) {
       log.error(
@@ -212,6 +222,7 @@ export function createSignInGuard(deps: SignInGuardDeps): SignInGuard {
     async authenticate(attempt) {
       const now = deps.now();
       const found = await store.users.findByLogin(attempt.identifier);
+      if (found !== undefined) known.add(attempt);
       const user = found?.passwordHash == null ? undefined : found;
       // An unknown identifier is counted under itself, exactly as an account is under its id.
       const account = user === undefined ? `login:${attempt.identifier.toLowerCase()}` : `user:${user.id}`;
