@@ -150,7 +150,7 @@ describe('the admin console in Chromium', { timeout: 120_000 }, () => {
         await page.fill('#role-name', name);
         await page.selectOption('#role-type', type);
         await page.getByRole('button', { name: 'Create role', exact: true }).click();
-        await page.getByRole('link', { name }).click();
+        // The new role's page opens, ready for its scopes.
         await page.getByRole('heading', { level: 1, name }).waitFor();
         await page.locator('#add-scope option', { hasText: scope }).waitFor({ state: 'attached' });
         await page.selectOption('#add-scope', { label: `${scope} (${ORDERS})` });
