@@ -3,10 +3,13 @@
  * characters): the inline SVG drawn from `qrcode`'s modules is read back by an independent decoder
  * (jsQR, on the SVG's modules painted into pixels) and holds exactly the `otpauth://` enrolment URI.
  */
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import { describe, expect, it } from 'vitest';
 import { enrolmentQrSvg, enrolmentUri, newSecret } from '../../src/interactions/totp.js';
 import { renderTotp } from '../../src/interactions/views/totp.js';
+
+/** jsQR is CommonJS: its function is `module.exports` and, typed, its `default`. */
+const jsQR = jsQRModule.default;
 
 /** Paint an SVG of `M{x} {y}h1v1h-1z` modules into RGBA pixels, `scale` pixels per module. */
 function paint(svg: string, scale = 4): { data: Uint8ClampedArray; width: number; height: number } {
