@@ -22,6 +22,12 @@ export class ApiError extends Error {
 /**
  * The API asks for a more recent sign-in before it makes this change (catalogue F20): the request and
  * the challenge (`max_age`, `acr_values`) let the console sign the person in again and repeat it.
+ *
+ * @example
+ * ```ts
+ * try { await call(session, 'POST', '/signing-keys/rotate'); }
+ * catch (err) { if (err instanceof StepUpRequired) await session.client.signIn({ maxAge: err.challenge.maxAge }); }
+ * ```
  */
 export class StepUpRequired extends ApiError {
   readonly challenge: StepUpChallenge;

@@ -19,7 +19,14 @@ export interface AuditEvent {
 /** The activity page's views. */
 export type ActivityView = 'impersonation' | 'administration' | 'sign-in';
 
-/** Event types per view, with a short label each (the type filter's options). */
+/**
+ * Event types per view, with a short label each (the type filter's options).
+ *
+ * @example
+ * ```ts
+ * 'user.password_set' in VIEW_TYPES.administration; // true
+ * ```
+ */
 export const VIEW_TYPES: Readonly<Record<ActivityView, Readonly<Record<string, string>>>> = {
   impersonation: {
     'subject_token.created': 'Subject token created',

@@ -65,7 +65,14 @@ const KINDS: Readonly<Record<string, string>> = {
   object: 'a JSON object',
 };
 
-/** `text` with a capital first letter and a full stop. */
+/**
+ * `text` with a capital first letter and a full stop.
+ *
+ * @example
+ * ```ts
+ * sentence('user not found'); // 'User not found.'
+ * ```
+ */
 export function sentence(text: string): string {
   const trimmed = text.trim();
   if (trimmed === '') return trimmed;
@@ -126,7 +133,15 @@ function issueSentences(issues: NonNullable<ErrorBody['issues']>): string {
     .join(' ');
 }
 
-/** Turn an error response into one or more sentences. */
+/**
+ * Turn an error response into one or more sentences.
+ *
+ * @example
+ * ```ts
+ * describeFailure(409, { code: 'conflict', message: 'user.username is already taken' });
+ * // 'A user with this username exists already.'
+ * ```
+ */
 export function describeFailure(status: number, body: ErrorBody | undefined): string {
   if (body?.issues !== undefined && body.issues.length > 0) return issueSentences(body.issues);
   const message = body?.message;

@@ -28,7 +28,14 @@ export interface PendingChange {
 }
 
 const KEY = 'gatehouse-console:pending-change';
-/** How long a pending change is offered again: longer than any sign-in takes, short enough to be current. */
+/**
+ * How long a pending change is offered again: longer than any sign-in takes, short enough to be current.
+ *
+ * @example
+ * ```ts
+ * if (Date.now() - pending.startedAt > PENDING_LIFETIME_MS) return;
+ * ```
+ */
 export const PENDING_LIFETIME_MS = 15 * 60_000;
 /** Body fields a pending request may keep: ids only. */
 const KEPT_FIELDS = new Set(['roleIds', 'scopeIds']);
@@ -69,7 +76,15 @@ export function describeRequest(request: ChangeRequest): {
   return { action: found[1], done: found[2], after: found[3] };
 }
 
-/** Whether a request's body may be kept across the sign-in: none, or ids only. */
+/**
+ * Whether a request's body may be kept across the sign-in: none, or ids only.
+ *
+ * @example
+ * ```ts
+ * keepable({ method: 'POST', path: '/users/u/roles', body: { roleIds: ['r'] } }); // true
+ * keepable({ method: 'PUT', path: '/users/u/password', body: { password: '…' } }); // false
+ * ```
+ */
 export function keepable(request: ChangeRequest): boolean {
   if (request.body === undefined) return true;
   if (request.body === null || typeof request.body !== 'object' || Array.isArray(request.body)) return false;

@@ -17,13 +17,27 @@ import { Dialog, messageOf } from '../ui.js';
 /** The acr value of a sign-in with a one-time code (the issuer's `urn:gatehouse:acr:mfa`). */
 const MFA = 'urn:gatehouse:acr:mfa';
 
-/** How a step-up sign-in ended, for the notice shown on return. */
+/**
+ * How a step-up sign-in ended, for the notice shown on return.
+ *
+ * @example
+ * ```ts
+ * const resume: Resume = { outcome: 'signed-in', pending };
+ * ```
+ */
 export type Resume =
   | { readonly outcome: 'signed-in'; readonly pending: PendingChange }
   | { readonly outcome: 'other-user'; readonly pending: PendingChange; readonly name: string }
   | { readonly outcome: 'failed'; readonly pending: PendingChange; readonly message: string };
 
-/** Seconds as people say them: "5 minutes", "90 seconds", "1 hour". */
+/**
+ * Seconds as people say them: "5 minutes", "90 seconds", "1 hour".
+ *
+ * @example
+ * ```ts
+ * age(300); // '5 minutes'
+ * ```
+ */
 export function age(seconds: number): string {
   const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   if (seconds % 3600 === 0 && seconds > 0) return unit(seconds / 3600, 'hour');

@@ -71,7 +71,14 @@ function When({
   );
 }
 
-/** Impersonation: subject tokens created and exchanges, with the refusal's reason as a sentence. */
+/**
+ * Impersonation: subject tokens created and exchanges, with the refusal's reason as a sentence.
+ *
+ * @example
+ * ```tsx
+ * <ImpersonationEntries events={events} all={page.items} />
+ * ```
+ */
 export function ImpersonationEntries(props: {
   readonly events: readonly AuditEvent[];
   /** Every event of the page: an exchange recorded before events carried their context takes it from its creation. */
@@ -156,7 +163,14 @@ const refsOf = (phrase: Phrase | undefined): Ref[] =>
     typeof part === 'string' ? [] : Array.isArray(part) ? [...(part as readonly Ref[])] : [part as Ref],
   );
 
-/** Administration: every change made through the Management API. */
+/**
+ * Administration: every change made through the Management API.
+ *
+ * @example
+ * ```tsx
+ * <ChangeEntries events={events} />
+ * ```
+ */
 export function ChangeEntries({ events }: { readonly events: readonly AuditEvent[] }) {
   const phrases = new Map(events.map((event) => [event.id, describeChange(event)]));
   const names = useNames(
@@ -202,7 +216,14 @@ export function ChangeEntries({ events }: { readonly events: readonly AuditEvent
   );
 }
 
-/** Sign-in: refused and locked sign-ins. An identifier that names no account is not shown. */
+/**
+ * Sign-in: refused and locked sign-ins. An identifier that names no account is not shown.
+ *
+ * @example
+ * ```tsx
+ * <SignInEntries events={events} />
+ * ```
+ */
 export function SignInEntries({ events }: { readonly events: readonly AuditEvent[] }) {
   const names = useNames(
     events.flatMap((event) => [...userRef(event.userId), ...appRef(event.applicationId)]),

@@ -164,7 +164,14 @@ function Filters({ view }: { readonly view: ActivityView }) {
   );
 }
 
-/** One view of the activity page. */
+/**
+ * One view of the activity page.
+ *
+ * @example
+ * ```tsx
+ * <Route path={`${base}/activity/administration`} component={() => <ActivityPage view="administration" />} />
+ * ```
+ */
 export function ActivityPage({ view = 'impersonation' }: { readonly view?: ActivityView }) {
   const session = useSession();
   const { query, path } = useLocation();
