@@ -1,11 +1,15 @@
 /**
  * Entry point: finish a sign-in coming back from the issuer (`/console/callback`), then show the
- * console to an administrator, a refusal to anyone else, and a Sign in button to a stranger.
+ * console to an administrator, a refusal to anyone else, and a Sign in button to a stranger. A sign-in
+ * made again for a dangerous change (see `components/step-up.tsx`) comes back to the page it started
+ * on, with the change offered again.
  */
 import { isClientError } from '@gatehouse/client';
 import { render, type VNode } from 'preact';
 import { call } from './api.js';
 import { App } from './app.js';
+import type { Resume } from './components/step-up.js';
+import { type PendingChange, takePending } from './pending.js';
 import { can, isAdministrator, loadClient, type Session, tokenScopes } from './session.js';
 
 const root = document.getElementById('app')!;
@@ -49,13 +53,18 @@ function describe(err: unknown): string {
 async function start(): Promise<void> {
   const { config, client } = await loadClient();
   let notice: string | undefined;
+  // Taken at every start: a step-up sign-in abandoned (Back to the console) leaves nothing behind.
+  const kept = takePending(sessionStorage, config.basePath, Date.now());
+  let pending: PendingChange | undefined;
   if (location.pathname === `${config.basePath}/callback`) {
+    pending = kept;
     try {
       await client.handleSignInCallback();
     } catch (err) {
       notice = describe(err);
     } finally {
-      history.replaceState(null, '', `${config.basePath}/`); // no code or error left in the address bar
+      // No code or error left in the address bar; back where a step-up sign-in started.
+      history.replaceState(null, '', pending?.returnTo ?? `${config.basePath}/`);
     }
   }
   const claims = (await client.isAuthenticated()) ? await client.getIdTokenClaims() : undefined;
@@ -91,7 +100,8 @@ async function start(): Promise<void> {
     );
     return;
   }
-  const base: Session = { config, client, userId: claims.sub, name, scopes };
+  const acr = typeof claims.acr === 'string' ? claims.acr : undefined;
+  const base: Session = { config, client, userId: claims.sub, name, scopes, acr };
   // The ID token names the user by id only; the Management API knows the username.
   const user = can(base, 'users')
     ? await call<{ username: string }>(base, 'GET', `/users/${encodeURIComponent(claims.sub)}`).catch(
@@ -99,7 +109,15 @@ async function start(): Promise<void> {
       )
     : undefined;
   const session: Session = { ...base, name: user?.username ?? name };
-  show(<App session={session} />);
+  const resume: Resume | undefined =
+    pending === undefined
+      ? undefined
+      : notice !== undefined
+        ? { outcome: 'failed', pending, message: notice.replace(/\.$/, '') }
+        : pending.userId !== claims.sub
+          ? { outcome: 'other-user', pending, name: session.name }
+          : { outcome: 'signed-in', pending };
+  show(<App session={session} resume={resume} />);
 }
 
 start().catch((err: unknown) => {

@@ -26,6 +26,8 @@ export interface Session {
   readonly userId: string;
   readonly name: string;
   readonly scopes: ReadonlySet<string>;
+  /** How the person signed in (`acr` of the ID token), when the issuer said. */
+  readonly acr?: string | undefined;
 }
 
 /** Load the page configuration and build the client. */

@@ -4,8 +4,9 @@
  * value shown once, and a confirmation dialog.
  */
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, call } from './api.js';
+import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, call, StepUpRequired } from './api.js';
+import { StepUpContext } from './context.js';
 import type { Session } from './session.js';
 
 /** Load `path` from the Management API; `reload()` fetches it again. */
@@ -34,7 +35,10 @@ export function messageOf(err: unknown): string {
   return err instanceof ApiError ? err.message : `Something went wrong: ${(err as Error)?.message ?? err}`;
 }
 
-/** Run an action, showing its failure; resolves to whether it worked. */
+/**
+ * Run an action, showing its failure; resolves to whether it worked. A change that needs a more recent
+ * sign-in also opens the console's "Sign in again" dialog.
+ */
 export function useAction(): {
   readonly error: string | undefined;
   readonly busy: boolean;
@@ -43,6 +47,7 @@ export function useAction(): {
 } {
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  const stepUp = useContext(StepUpContext);
   return {
     error,
     busy,
@@ -55,6 +60,7 @@ export function useAction(): {
         return true;
       } catch (err) {
         setError(messageOf(err));
+        if (err instanceof StepUpRequired) stepUp?.(err);
         return false;
       } finally {
         setBusy(false);

@@ -1,7 +1,8 @@
 /**
  * The console page's own logic, run in Node: which areas a session may read or change (from its
  * scopes), who counts as an administrator, scopes read from an access token, and API refusals turned
- * into sentences (with the fields the API names, never JSON), and custom data typed as a JSON object.
+ * into sentences (the fields the API names, the scope ceiling's reasons, conflicts — never JSON or a
+ * schema's wording), and custom data typed as a JSON object.
  */
 import { describe, expect, it } from 'vitest';
 import { parseJsonObject } from '../../console/src/json-object.js';
@@ -44,12 +45,78 @@ describe('console page logic', () => {
         message: 'Invalid body',
         issues: [{ path: 'body.redirectUris.0', message: 'must be an absolute URI without a fragment' }],
       }),
-    ).toBe('Invalid body: redirectUris.0 must be an absolute URI without a fragment.');
-    expect(describeFailure(409, { code: 'conflict', message: 'name is already taken' })).toBe(
-      'name is already taken',
+    ).toBe('Redirect URI 1 must be an absolute URI without a fragment.');
+    expect(describeFailure(409, { code: 'conflict', message: 'An application cannot delete itself' })).toBe(
+      'An application cannot delete itself.',
     );
     expect(describeFailure(502, undefined)).toBe('The issuer answered 502.');
     expect(describeFailure(404, undefined)).toBe('It no longer exists.');
+    expect(describeFailure(404, { code: 'not_found', message: 'User not found' })).toBe('User not found.');
+  });
+
+  it('#29 item 8: says "already taken" conflicts as what exists already', () => {
+    expect(describeFailure(409, { code: 'conflict', message: 'resource.indicator is already taken' })).toBe(
+      'An API resource with this indicator exists already.',
+    );
+    expect(describeFailure(409, { code: 'conflict', message: 'user.username is already taken' })).toBe(
+      'A user with this username exists already.',
+    );
+    expect(describeFailure(409, { code: 'conflict', message: 'widget.colour is already taken' })).toBe(
+      'This colour is in use already.',
+    );
+  });
+
+  it('#29 item 8: says the schema’s field problems as sentences, one per field', () => {
+    const refused = (...issues: [string, string][]) =>
+      describeFailure(400, {
+        code: 'invalid_request',
+        message: 'Invalid body',
+        issues: issues.map(([path, message]) => ({ path, message })),
+      });
+    expect(refused(['body.password', 'Too small: expected string to have >=8 characters'])).toBe(
+      'The password must be at least 8 characters long.',
+    );
+    expect(
+      refused(
+        ['body.username', 'Invalid input: expected string, received undefined'],
+        ['body.email', 'Invalid email address'],
+        ['body.accessTokenTtl', 'Too small: expected number to be >=60'],
+        ['body.type', 'Invalid option: expected one of "User"|"MachineToMachine"'],
+        ['body.roleIds', 'Too small: expected array to have >=1 items'],
+        ['body', 'unknown field: "colour"'],
+      ),
+    ).toBe(
+      [
+        'The username is required.',
+        'The email address is not valid.',
+        'The access token lifetime must be at least 60.',
+        'The type must be one of User, MachineToMachine.',
+        'The roles must have at least 1 entry.',
+        'The request has an unknown field: "colour".',
+      ].join(' '),
+    );
+    expect(refused(['body.customData', 'customData must serialize to at most 4096 bytes'])).toBe(
+      'The custom data must serialize to at most 4096 bytes.',
+    );
+  });
+
+  it('F3: says a refusal of the scope ceiling as its message, with what to do', () => {
+    expect(
+      describeFailure(403, {
+        code: 'access_denied',
+        reason: 'role_exceeds_caller',
+        message: 'A role grants scopes you do not hold: all',
+      }),
+    ).toBe(
+      'A role grants scopes you do not hold: all. You can only grant roles whose scopes you hold yourself.',
+    );
+    expect(
+      describeFailure(403, {
+        code: 'access_denied',
+        reason: 'built_in',
+        message: 'The role Gatehouse console viewer is built in: only a caller holding all may change it',
+      }),
+    ).toBe('The role Gatehouse console viewer is built in: only a caller holding all may change it.');
   });
 
   it('reads custom data as a JSON object, and refuses anything else with a sentence', () => {

@@ -139,7 +139,7 @@ describe('changing and deleting from the console', { timeout: 120_000 }, () => {
       // Too large for the API: its refusal, as a sentence naming the field.
       await page.fill('#custom-data-value', JSON.stringify({ notes: 'x'.repeat(5000) }));
       await save.click();
-      await expect.poll(() => alertText(page)).toMatch(/^Invalid body: customData .*at most 4096 bytes\.$/);
+      await expect.poll(() => alertText(page)).toMatch(/^The custom data .*at most 4096 bytes\.$/);
       const admin = await adminToken(world.t);
       expect((await api(world.t, admin, 'GET', `/users/${ids.erin}`)).body.customData).toEqual({
         plan: 'basic',
@@ -254,7 +254,7 @@ describe('changing and deleting from the console', { timeout: 120_000 }, () => {
       await page.click('#delete-button');
       await page.locator('#confirm').getByRole('button', { name: 'Delete application', exact: true }).click();
       const refusal = await alertText(page, '#confirm');
-      expect(refusal).toBe('An application cannot delete itself');
+      expect(refusal).toBe('An application cannot delete itself.');
       await page.locator('#confirm[open]').waitFor();
       await inspect(page, 'delete-refused');
       await page.locator('#confirm').getByRole('button', { name: 'Cancel', exact: true }).click();
@@ -266,7 +266,7 @@ describe('changing and deleting from the console', { timeout: 120_000 }, () => {
       expect((await api(world.t, admin, 'DELETE', `/users/${ids.frank}`)).status).toBe(204);
       await page.click('#delete-button');
       await page.locator('#confirm').getByRole('button', { name: 'Delete user', exact: true }).click();
-      expect(await alertText(page, '#confirm')).toBe('User not found');
+      expect(await alertText(page, '#confirm')).toBe('User not found.');
       await page.locator('#confirm[open]').waitFor();
       expect(errors).toEqual([]);
     } finally {

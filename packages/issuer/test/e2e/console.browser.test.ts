@@ -150,7 +150,7 @@ describe('the admin console in Chromium', { timeout: 120_000 }, () => {
         await page.fill('#role-name', name);
         await page.selectOption('#role-type', type);
         await page.getByRole('button', { name: 'Create role', exact: true }).click();
-        await page.getByRole('link', { name }).click();
+        // The new role's page opens, ready for its scopes.
         await page.getByRole('heading', { level: 1, name }).waitFor();
         await page.locator('#add-scope option', { hasText: scope }).waitFor({ state: 'attached' });
         await page.selectOption('#add-scope', { label: `${scope} (${ORDERS})` });
@@ -266,7 +266,7 @@ describe('the admin console in Chromium', { timeout: 120_000 }, () => {
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await expect
         .poll(() => page.getByRole('alert').textContent())
-        .toMatch(/^Invalid body: redirectUris\.0 /);
+        .toBe('Redirect URI 1 must be an absolute URI without a fragment.');
 
       // Signing keys: rotate after a confirmation (Cancel first changes nothing).
       await nav(page, 'Signing keys', 'Signing keys');
@@ -344,6 +344,11 @@ describe('the admin console in Chromium', { timeout: 120_000 }, () => {
       expect(await refused!.getAttribute('data-type')).toBe('token_exchange.failed');
       expect(await exchanged!.getAttribute('data-type')).toBe('token_exchange.succeeded');
       expect(await created!.getAttribute('data-type')).toBe('subject_token.created');
+      // The refusal's reason as a sentence, not its code (issue #29 item 8).
+      expect(await refused!.locator('p.reason').textContent()).toBe(
+        'The subject token had been used already: each one is exchanged once.',
+      );
+      expect(await refused!.textContent()).not.toContain('subject_token_consumed');
       // People and applications by name, with their ids.
       await exchanged!.getByRole('link', { name: 'sam', exact: true }).waitFor();
       await exchanged!.getByText('Support backend').waitFor();
@@ -386,7 +391,7 @@ describe('the admin console in Chromium', { timeout: 120_000 }, () => {
       // More than a page of events: the newest 100 first, then the older ones.
       for (let i = 0; i < 98; i++)
         expect((await api(t, admin, 'POST', '/subject-tokens', { userId: ids.carol })).status).toBe(201);
-      await nav(page, 'Impersonation activity', 'Impersonation activity');
+      await nav(page, 'Activity', 'Impersonation activity');
       await expect.poll(() => timeline.count()).toBe(100);
       expect(await page.getByRole('navigation', { name: 'Pages' }).textContent()).toContain('Page 1 of 2');
       await page.getByRole('link', { name: 'Older →' }).click();

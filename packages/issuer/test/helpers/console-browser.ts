@@ -38,8 +38,14 @@ export interface ConsoleWorld {
   stop(): Promise<void>;
 }
 
-/** Start the issuer (named `name` in its logs) and Chromium, and create the four users. */
-export async function startConsoleWorld(name: string): Promise<ConsoleWorld> {
+/**
+ * Start the issuer (named `name` in its logs; `env` adds settings, e.g.
+ * `GATEHOUSE_CONSOLE_REAUTHENTICATE_AFTER`) and Chromium, and create the four users.
+ */
+export async function startConsoleWorld(
+  name: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<ConsoleWorld> {
   ensureBuilt();
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-console-'));
   mkdirSync(SHOTS, { recursive: true });
@@ -57,6 +63,7 @@ export async function startConsoleWorld(name: string): Promise<ConsoleWorld> {
         GATEHOUSE_DATABASE: join(dir, 'issuer.sqlite'),
         GATEHOUSE_ADMIN_CLIENT_ID: admin.clientId,
         GATEHOUSE_ADMIN_CLIENT_SECRET: admin.clientSecret,
+        ...env,
       },
       port,
     ),

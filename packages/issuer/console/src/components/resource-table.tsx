@@ -16,7 +16,8 @@ export interface Column<T> {
 
 /**
  * A table of items with a hidden caption; every column but the first labels its cells (for the
- * stacked phone layout), and `actions` adds a last column of per-item buttons.
+ * stacked phone layout), and `actions` adds a last column of per-item buttons. With no items, an
+ * empty state (`#{id}-empty`) says so instead of an empty table.
  *
  * @example
  * ```tsx
@@ -29,7 +30,15 @@ export function ResourceTable<T extends { readonly id: string }>(props: {
   readonly items: readonly T[];
   readonly columns: readonly Column<T>[];
   readonly actions?: ((item: T) => ComponentChildren) | undefined;
+  /** What the empty state says; default "No {caption} yet." */
+  readonly empty?: string | undefined;
 }) {
+  if (props.items.length === 0)
+    return (
+      <p class="muted empty" id={`${props.id}-empty`}>
+        {props.empty ?? `No ${props.caption.toLowerCase()} yet.`}
+      </p>
+    );
   return (
     <table id={props.id}>
       <caption class="visually-hidden">{props.caption}</caption>
@@ -90,6 +99,8 @@ export function ListPage<T extends { readonly id: string }>(props: {
   readonly titleId?: string;
   readonly children?: ComponentChildren;
   readonly footer?: ComponentChildren;
+  /** The empty state's text (see {@link ResourceTable}). */
+  readonly empty?: string | undefined;
 }) {
   const session = useSession();
   const [creating, setCreating] = useState(false);
@@ -113,6 +124,7 @@ export function ListPage<T extends { readonly id: string }>(props: {
           caption={props.title}
           items={props.list.data.items}
           columns={props.columns}
+          empty={props.empty}
         />
       )}
       {props.footer}

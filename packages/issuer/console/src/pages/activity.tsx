@@ -1,36 +1,84 @@
 /**
- * The impersonation activity: subject tokens created and token exchanges (succeeded or refused),
- * newest first — who acted (actor), as whom (subject), through which application, for which API, when,
- * the outcome, and the integrator's context (ticket, reason). Filters (user, actor, from, to) live in
- * the address, so a filtered view can be linked to.
+ * The activity page, in three views of the audit trail, newest first:
+ * - Impersonation (`/activity`): subject tokens created and token exchanges (succeeded or refused);
+ * - Administration (`/activity/administration`): every change made through the Management API — who
+ *   (the console user, or the application), what, on what, which fields, when;
+ * - Sign-in (`/activity/sign-in`): refused and locked sign-ins.
+ * Filters live in the address, so a filtered view can be linked to. The API filters by one event type
+ * at a time: without a type filter, a page of the trail (100 events) shows the events of this view
+ * among them.
  */
-import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { call, type Page } from '../api.js';
+import type { Page } from '../api.js';
 import { useHref, useSession } from '../context.js';
-import { can } from '../session.js';
-import { formValues, Loading, useApi, when } from '../ui.js';
+import { type ActivityView, type AuditEvent, VIEW_TYPES } from '../events.js';
+import { formValues, Loading, useApi } from '../ui.js';
+import { ChangeEntries, ImpersonationEntries, SignInEntries } from './activity-entries.js';
 
-interface AuditEvent {
-  readonly id: string;
-  readonly type: string;
-  readonly createdAt: string;
-  readonly applicationId: string | null;
-  readonly userId: string | null;
-  readonly actorId: string | null;
-  readonly reason: string | null;
-  readonly details: Record<string, unknown>;
-}
-
-const KINDS: Readonly<Record<string, string>> = {
-  'subject_token.created': 'Subject token created',
-  'token_exchange.succeeded': 'Exchanged',
-  'token_exchange.failed': 'Exchange refused',
-};
-
-const FILTERS = ['userId', 'actorId', 'since', 'until'] as const;
 /** Events per page (the API's largest page). */
 const PAGE_SIZE = 100;
+
+interface Filter {
+  readonly name: 'type' | 'userId' | 'actorId' | 'applicationId' | 'since' | 'until';
+  readonly label: string;
+  readonly id: string;
+}
+
+const SINCE: Filter = { name: 'since', label: 'From', id: 'filter-since' };
+const UNTIL: Filter = { name: 'until', label: 'To', id: 'filter-until' };
+const TYPE: Filter = { name: 'type', label: 'What', id: 'filter-type' };
+
+const VIEWS: Readonly<
+  Record<
+    ActivityView,
+    {
+      readonly path: string;
+      readonly tab: string;
+      readonly title: string;
+      readonly intro: string;
+      readonly none: string;
+      readonly filters: readonly Filter[];
+    }
+  >
+> = {
+  impersonation: {
+    path: '/activity',
+    tab: 'Impersonation',
+    title: 'Impersonation activity',
+    intro: 'Subject tokens created for impersonation, and every exchange of one, newest first.',
+    none: 'No impersonation activity',
+    filters: [
+      { name: 'userId', label: 'User (subject) id', id: 'filter-user' },
+      { name: 'actorId', label: 'Actor id', id: 'filter-actor' },
+      SINCE,
+      UNTIL,
+    ],
+  },
+  administration: {
+    path: '/activity/administration',
+    tab: 'Administration',
+    title: 'Administration activity',
+    intro:
+      'Every change made through the Management API — by a person in this console or by an application — newest first: who, what, on what, which fields (never their values), when.',
+    none: 'No administrator changes',
+    filters: [
+      TYPE,
+      { name: 'actorId', label: 'Console user id', id: 'filter-actor' },
+      { name: 'applicationId', label: 'Application (client) id', id: 'filter-application' },
+      SINCE,
+      UNTIL,
+    ],
+  },
+  'sign-in': {
+    path: '/activity/sign-in',
+    tab: 'Sign-in',
+    title: 'Sign-in activity',
+    intro:
+      'Sign-ins refused (wrong password, suspended account) and sign-ins locked after too many failures.',
+    none: 'No refused sign-ins',
+    filters: [TYPE, { name: 'userId', label: 'User id', id: 'filter-user' }, SINCE, UNTIL],
+  },
+};
 
 /** `datetime-local` value (local time) → ISO 8601 with offset, as the API wants. */
 const toIso = (local: string) => (local === '' ? '' : new Date(local).toISOString());
@@ -40,223 +88,140 @@ const toLocal = (iso: string | undefined) => {
   return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 };
 
-/**
- * Usernames and application names of the ids on the page, read once each (when the session may read
- * them); an id that cannot be read stays an id.
- */
-function useNames(events: readonly AuditEvent[] | undefined): ReadonlyMap<string, string> {
-  const session = useSession();
-  const [names, setNames] = useState<ReadonlyMap<string, string>>(new Map());
-  const wanted = new Set<string>();
-  for (const event of events ?? []) {
-    if (can(session, 'users'))
-      for (const id of [event.userId, event.actorId]) if (id) wanted.add(`users/${id}`);
-    if (can(session, 'applications') && event.applicationId)
-      wanted.add(`applications/${event.applicationId}`);
-  }
-  const key = [...wanted].sort().join(' ');
-  useEffect(() => {
-    let live = true;
-    Promise.all(
-      [...wanted].map(async (path) => {
-        const [kind, id] = path.split('/') as [string, string];
-        const found = await call<{ username?: string; name?: string }>(
-          session,
-          'GET',
-          `/${kind}/${encodeURIComponent(id)}`,
-        ).catch(() => undefined);
-        return [id, found?.username ?? found?.name] as const;
-      }),
-    ).then((pairs) => {
-      if (live) setNames(new Map(pairs.filter((pair): pair is [string, string] => pair[1] !== undefined)));
-    });
-    return () => {
-      live = false;
-    };
-  }, [session, key]);
-  return names;
-}
-
-function UserLink({
-  id,
-  names,
-}: {
-  readonly id: string | null;
-  readonly names: ReadonlyMap<string, string>;
-}) {
+function ViewTabs({ current }: { readonly current: ActivityView }) {
   const href = useHref();
-  if (id === null) return <span class="muted">—</span>;
   return (
-    <>
-      <a href={href(`/users/${encodeURIComponent(id)}`)}>{names.get(id) ?? id}</a>
-      {names.has(id) ? <span class="id">{id}</span> : null}
-    </>
+    <nav aria-label="Activity views" class="views">
+      <ul>
+        {(Object.keys(VIEWS) as ActivityView[]).map((view) => (
+          <li key={view}>
+            <a href={href(VIEWS[view].path)} aria-current={view === current ? 'page' : undefined}>
+              {VIEWS[view].tab}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 
-function Context({ context }: { readonly context: unknown }) {
-  if (context === null || typeof context !== 'object' || Object.keys(context).length === 0)
-    return <span class="muted">—</span>;
-  return (
-    <dl class="context">
-      {Object.entries(context as Record<string, unknown>).map(([key, value]) => (
-        <div key={key}>
-          <dt>{key}</dt>
-          <dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
-/** The timeline page. */
-export function ActivityPage() {
-  const session = useSession();
+function Filters({ view }: { readonly view: ActivityView }) {
   const { query, path, route } = useLocation();
+  const { filters } = VIEWS[view];
+  return (
+    <search>
+      <form
+        class="filters"
+        onSubmit={(event) => {
+          const values = formValues(event);
+          const next = new URLSearchParams();
+          for (const { name } of filters) {
+            const value =
+              name === 'since' || name === 'until' ? toIso(values[name] ?? '') : values[name]?.trim();
+            if (value) next.set(name, value);
+          }
+          route(`${path}${next.size > 0 ? `?${next}` : ''}`);
+        }}
+      >
+        {filters.map((filter) => (
+          <div key={filter.name}>
+            <label for={filter.id}>{filter.label}</label>
+            {filter.name === 'type' ? (
+              <select id={filter.id} name="type" defaultValue={query.type ?? ''}>
+                <option value="">Everything</option>
+                {Object.entries(VIEW_TYPES[view]).map(([type, label]) => (
+                  <option key={type} value={type}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            ) : filter.name === 'since' || filter.name === 'until' ? (
+              <input
+                id={filter.id}
+                name={filter.name}
+                type="datetime-local"
+                defaultValue={toLocal(query[filter.name])}
+              />
+            ) : (
+              <input
+                id={filter.id}
+                name={filter.name}
+                defaultValue={query[filter.name] ?? ''}
+                autocomplete="off"
+                spellcheck={false}
+              />
+            )}
+          </div>
+        ))}
+        <div class="filter-actions">
+          <button type="submit">Filter</button>
+          <a class="button secondary" href={path}>
+            Clear
+          </a>
+        </div>
+      </form>
+    </search>
+  );
+}
+
+/**
+ * One view of the activity page.
+ *
+ * @example
+ * ```tsx
+ * <Route path={`${base}/activity/administration`} component={() => <ActivityPage view="administration" />} />
+ * ```
+ */
+export function ActivityPage({ view = 'impersonation' }: { readonly view?: ActivityView }) {
+  const session = useSession();
+  const { query, path } = useLocation();
+  const settings = VIEWS[view];
+  const names = settings.filters.map((filter) => filter.name);
   const page = Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1);
   const params = new URLSearchParams({ pageSize: String(PAGE_SIZE), page: String(page) });
-  for (const name of FILTERS) if (query[name]) params.set(name, query[name]!);
+  for (const name of names) if (query[name]) params.set(name, query[name]!);
+  // A type of another view is not this view's: it is left out.
+  if (params.has('type') && !(params.get('type')! in VIEW_TYPES[view])) params.delete('type');
   /** This view's address on another page. */
   const pageHref = (to: number) => {
     const next = new URLSearchParams();
-    for (const name of FILTERS) if (query[name]) next.set(name, query[name]!);
+    for (const name of names) if (query[name]) next.set(name, query[name]!);
     if (to > 1) next.set('page', String(to));
     return `${path}${next.size > 0 ? `?${next}` : ''}`;
   };
   const { data, error } = useApi<Page<AuditEvent>>(session, `/audit-events?${params}`);
-  // Exchanges recorded before their events carried the context name the token by id: the context of its
-  // creation is used when that is on the same page.
-  const contexts = new Map<string, unknown>();
-  for (const event of data?.items ?? [])
-    if (event.type === 'subject_token.created')
-      contexts.set(String(event.details.subjectTokenId), event.details.context);
-  const events = (data?.items ?? []).filter((event) => event.type in KINDS);
-  const names = useNames(data?.items);
+  const events = (data?.items ?? []).filter((event) => event.type in VIEW_TYPES[view]);
+  const filtered = params.size > 2;
+  const more = data !== undefined && (data.total ?? 0) > page * PAGE_SIZE;
 
   return (
     <section aria-labelledby="activity-title">
-      <h1 id="activity-title">Impersonation activity</h1>
-      <p class="muted">Subject tokens created for impersonation, and every exchange of one, newest first.</p>
-      <search>
-        <form
-          class="filters"
-          onSubmit={(event) => {
-            const values = formValues(event);
-            const next = new URLSearchParams();
-            for (const name of FILTERS) {
-              const value =
-                name === 'since' || name === 'until' ? toIso(values[name] ?? '') : values[name]?.trim();
-              if (value) next.set(name, value);
-            }
-            route(`${path}${next.size > 0 ? `?${next}` : ''}`);
-          }}
-        >
-          <div>
-            <label for="filter-user">User (subject) id</label>
-            <input id="filter-user" name="userId" defaultValue={query.userId ?? ''} autocomplete="off" />
-          </div>
-          <div>
-            <label for="filter-actor">Actor id</label>
-            <input id="filter-actor" name="actorId" defaultValue={query.actorId ?? ''} autocomplete="off" />
-          </div>
-          <div>
-            <label for="filter-since">From</label>
-            <input id="filter-since" name="since" type="datetime-local" defaultValue={toLocal(query.since)} />
-          </div>
-          <div>
-            <label for="filter-until">To</label>
-            <input id="filter-until" name="until" type="datetime-local" defaultValue={toLocal(query.until)} />
-          </div>
-          <div class="filter-actions">
-            <button type="submit">Filter</button>
-            <a class="button secondary" href={path}>
-              Clear
-            </a>
-          </div>
-        </form>
-      </search>
+      <h1 id="activity-title">{settings.title}</h1>
+      <ViewTabs current={view} />
+      <p class="muted">{settings.intro}</p>
+      <Filters key={view} view={view} />
       {data === undefined ? (
         <Loading error={error} />
       ) : events.length === 0 ? (
-        <p class="muted" role="status">
-          No impersonation activity {params.size > 2 ? 'matches these filters' : 'yet'}.
+        <p class="muted empty" role="status">
+          {page === 1 && !more
+            ? `${settings.none} ${filtered ? 'matches these filters' : 'yet'}.`
+            : `${settings.none} on this page of the audit trail${more ? '; older events follow' : ''}.`}
         </p>
+      ) : view === 'impersonation' ? (
+        <ImpersonationEntries events={events} all={data.items} />
+      ) : view === 'administration' ? (
+        <ChangeEntries events={events} />
       ) : (
-        <ol class="timeline" id="timeline">
-          {events.map((event) => {
-            const refused = event.type === 'token_exchange.failed';
-            const tokenId = event.details.subjectTokenId as string | undefined;
-            // Exchanges carry their subject token's context; older events only name the token.
-            const context =
-              event.details.context !== undefined || tokenId === undefined
-                ? event.details.context
-                : contexts.get(tokenId);
-            return (
-              <li key={event.id} class={refused ? 'refused' : 'ok'} data-type={event.type}>
-                <p class="when">
-                  <time dateTime={event.createdAt}>{when(event.createdAt)}</time>
-                  <span class={`badge ${refused ? 'bad' : 'good'}`}>
-                    {KINDS[event.type]}
-                    {refused && event.reason ? `: ${event.reason}` : ''}
-                  </span>
-                </p>
-                <dl class="facts">
-                  <div>
-                    <dt>Actor</dt>
-                    <dd>
-                      <UserLink id={event.actorId} names={names} />
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>As user</dt>
-                    <dd>
-                      <UserLink id={event.userId} names={names} />
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>Application</dt>
-                    <dd>
-                      {event.applicationId === null ? (
-                        '—'
-                      ) : (
-                        <>
-                          {names.get(event.applicationId) ?? event.applicationId}
-                          {names.has(event.applicationId) ? (
-                            <span class="id">{event.applicationId}</span>
-                          ) : null}
-                        </>
-                      )}
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>API</dt>
-                    <dd>{(event.details.resource as string | undefined) ?? '—'}</dd>
-                  </div>
-                  {event.details.scope ? (
-                    <div>
-                      <dt>Scopes</dt>
-                      <dd>{String(event.details.scope)}</dd>
-                    </div>
-                  ) : null}
-                  <div>
-                    <dt>Context</dt>
-                    <dd>
-                      <Context context={context} />
-                    </dd>
-                  </div>
-                </dl>
-              </li>
-            );
-          })}
-        </ol>
+        <SignInEntries events={events} />
       )}
-      {data !== undefined && (page > 1 || (data.total ?? 0) > page * PAGE_SIZE) ? (
+      {data !== undefined && (page > 1 || more) ? (
         <nav aria-label="Pages" class="pager">
           {page > 1 ? <a href={pageHref(page - 1)}>← Newer</a> : null}
           <span class="muted">
             Page {page} of {Math.max(1, Math.ceil((data.total ?? 0) / PAGE_SIZE))}
           </span>
-          {(data.total ?? 0) > page * PAGE_SIZE ? <a href={pageHref(page + 1)}>Older →</a> : null}
+          {more ? <a href={pageHref(page + 1)}>Older →</a> : null}
         </nav>
       ) : null}
     </section>

@@ -176,6 +176,7 @@ export function ResourcePage({ id }: { readonly id: string }) {
         <ResourceTable
           id="scopes"
           caption="Scopes"
+          empty="This API resource has no scopes yet."
           items={scopes.data.items}
           columns={SCOPE_COLUMNS}
           actions={

@@ -1,5 +1,6 @@
-/** Roles: list and create; one role's page with its scopes (add from any resource, remove), deletion. */
+/** Roles: list and create (the new role's page opens); one role's page with its scopes (add from any resource, remove), deletion. */
 import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
 import { call, type Page } from '../api.js';
 import { CreateDialog } from '../components/create-dialog.js';
 import { DeleteButton } from '../components/delete-button.js';
@@ -11,17 +12,20 @@ import { Loading, useApi } from '../ui.js';
 import type { Resource, Scope } from './resources.js';
 import type { Role } from './role-assignments.js';
 
-function CreateRole(props: { readonly onClose: () => void; readonly onCreated: () => void }) {
+/** The "New role" dialog; the new role's page opens once it is created (to give it scopes). */
+function CreateRole(props: { readonly onClose: () => void }) {
   const session = useSession();
+  const href = useHref();
+  const { route } = useLocation();
   return (
-    <CreateDialog
+    <CreateDialog<Role>
       title="New role"
       id="new-role"
       submit="Create role"
       onClose={props.onClose}
-      onDone={props.onCreated}
+      onDone={(role) => route(href(`/roles/${encodeURIComponent(role.id)}`))}
       action={({ name, description, type }) =>
-        call(session, 'POST', '/roles', { name, description: description ?? '', type })
+        call<Role>(session, 'POST', '/roles', { name, description: description ?? '', type })
       }
     >
       <label for="role-name">Name</label>
@@ -68,7 +72,7 @@ export function RolesPage() {
       list={list}
       columns={COLUMNS}
       onCreated={list.reload}
-      create={(close, created) => <CreateRole onClose={close} onCreated={created} />}
+      create={(close) => <CreateRole onClose={close} />}
     />
   );
 }

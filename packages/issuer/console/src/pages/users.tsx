@@ -95,6 +95,7 @@ export function UsersPage() {
       list={list}
       columns={COLUMNS}
       onCreated={list.reload}
+      empty={query === '' ? 'No users yet.' : 'No user matches this search.'}
       create={(close, created) => <CreateUser onClose={close} onCreated={created} />}
       footer={
         data !== undefined && data.total !== undefined && data.total > data.items.length ? (
@@ -203,12 +204,11 @@ function Pats({ user }: { readonly user: User }) {
       </div>
       {data === undefined ? (
         <Loading error={error} />
-      ) : data.items.length === 0 ? (
-        <p class="muted">None.</p>
       ) : (
         <ResourceTable
           id="pats"
           caption="Personal access tokens"
+          empty="None."
           items={data.items}
           columns={PAT_COLUMNS}
           actions={

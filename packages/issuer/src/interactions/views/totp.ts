@@ -1,10 +1,12 @@
 /**
  * The second sign-in step: a one-time code from an authenticator app (TOTP, RFC 6238). When the user
- * has none yet, the same page enrols one first: it shows the `otpauth://` URI (what a QR code would
- * hold) and the key in Base32 for typing — once, on this page only (`Cache-Control: no-store`).
+ * has none yet, the same page enrols one first: it shows the `otpauth://` URI as a QR code to scan
+ * (inline SVG), the key in Base32 for typing, and the URI itself — once, on this page only
+ * (`Cache-Control: no-store`).
  *
  * @module
  */
+import { enrolmentQrSvg } from '../totp.js';
 import { escapeHtml, layout } from './layout.js';
 
 /** What the code page shows. */
@@ -34,9 +36,10 @@ export function renderTotp(view: TotpView): string {
   const enrolment =
     view.enrolment === undefined
       ? '<p>Enter the 6-digit code from your authenticator app.</p>'
-      : `<p>This application needs a second sign-in step. Add this account to an authenticator app, then enter the code it shows.</p>
-<p><strong>Key:</strong> <code id="totp-key">${escapeHtml(grouped(view.enrolment.key))}</code></p>
-<p><strong>Or open this link in the app (the content of a QR code):</strong><br><code id="totp-uri" class="uri">${escapeHtml(view.enrolment.uri)}</code></p>`;
+      : `<p>This application needs a second sign-in step. Scan this QR code with an authenticator app, then enter the code it shows.</p>
+<p>${enrolmentQrSvg(view.enrolment.uri)}</p>
+<p><strong>Or type this key into the app:</strong> <code id="totp-key">${escapeHtml(grouped(view.enrolment.key))}</code></p>
+<p><strong>Or open this link in the app:</strong><br><code id="totp-uri" class="uri">${escapeHtml(view.enrolment.uri)}</code></p>`;
   return layout(
     view.enrolment === undefined ? 'Enter your code' : 'Set up your authenticator app',
     `<h1>${view.enrolment === undefined ? 'Enter your code' : 'Set up your authenticator app'}</h1>
