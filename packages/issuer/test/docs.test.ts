@@ -4,10 +4,10 @@
  * docs/deployment.md names real environment variables and defaults, and shows the measured numbers of
  * bench/results/storage.json.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ENVIRONMENT } from '../src/cli/config.js';
+import { ENVIRONMENT, unknownVariables } from '../src/cli/config.js';
 import { CLI_SETTINGS } from '../src/cli/settings.js';
 import { DEFAULTS } from '../src/config/defaults.js';
 import { RESERVED_CLAIMS } from '../src/customize/types.js';
@@ -81,6 +81,24 @@ describe('docs/issuer.md', () => {
 
   it('lists every Management API scope', () => {
     for (const scope of MANAGEMENT_SCOPES) expect(doc).toContain(`\`${scope.name}\``);
+  });
+});
+
+describe('every doc', () => {
+  it('names only environment variables the issuer reads (or that Gatehouse names for clients)', () => {
+    const docs = join(import.meta.dirname, '../../../docs');
+    const named = new Set<string>();
+    for (const file of readdirSync(docs).filter((name) => name.endsWith('.md')))
+      for (const [name] of readFileSync(join(docs, file), 'utf8').matchAll(
+        /\bGATEHOUSE_[A-Z0-9_]*[A-Z0-9]\b/g,
+      ))
+        named.add(name);
+    expect(named.size).toBeGreaterThan(20);
+    // Not issuer settings, on purpose: NestJS's injection token, an example app's own variable, and
+    // the misspelling troubleshooting.md shows the warning for.
+    const notSettings = new Set(['GATEHOUSE_VERIFIER', 'GATEHOUSE_BUILD', 'GATEHOUSE_PROT']);
+    for (const name of named)
+      if (!notSettings.has(name)) expect(unknownVariables({ [name]: '1' }), name).toEqual([]);
   });
 });
 

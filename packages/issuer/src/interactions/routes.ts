@@ -237,9 +237,19 @@ export function createInteractionRoutes(deps: InteractionDeps) {
       return page(res, 401, loginView(details, name, { identifier, error: LOGIN_MESSAGES[outcome.kind] }));
     }
     const user = outcome.user;
-    if (requiredAcr(details.params) === ACR_VALUES.mfa)
+    if (requiredAcr(details.params) === ACR_VALUES.mfa || (await consoleFactor(details, user.id)))
       return codeStep.show(res, 200, details, name, user, true);
     return finishLogin(req, res, details, user.id, ACR_VALUES.password);
+  }
+
+  /**
+   * Whether a sign-in to the admin console must also take the user's TOTP code: always once they have
+   * enrolled one, so an administrator's second factor guards every console sign-in — the
+   * re-authentication for dangerous changes included (catalogue F20) — not only those that ask for it.
+   */
+  async function consoleFactor(details: { params: Record<string, unknown> }, userId: string): Promise<boolean> {
+    if (details.params.client_id !== DEFAULTS.console.clientId) return false;
+    return (await store.totpFactors.get(userId))?.confirmed === true;
   }
 
   async function consent(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
