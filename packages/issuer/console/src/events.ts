@@ -63,6 +63,8 @@ export const VIEW_TYPES: Readonly<Record<ActivityView, Readonly<Record<string, s
     'signing_key.rotated': 'Signing key rotated',
     'webhook.created': 'Webhook registered',
     'webhook.deleted': 'Webhook removed',
+    'webhook.enabled': 'Webhook enabled',
+    'webhook.secret_rotated': 'Webhook secret rotated',
   },
   'sign-in': {
     'sign_in.failed': 'Sign-in refused',
@@ -176,6 +178,10 @@ export function describeChange(event: AuditEvent): Phrase | undefined {
       return ['Registered the webhook ', ref('webhook', id)];
     case 'webhook.deleted':
       return ['Removed the webhook ', ref('webhook', id)];
+    case 'webhook.enabled':
+      return ['Enabled the webhook ', ref('webhook', id), ' again'];
+    case 'webhook.secret_rotated':
+      return ['Rotated the signing secret of the webhook ', ref('webhook', id)];
     default:
       return undefined;
   }

@@ -10,7 +10,7 @@
 import type { Executor } from '../executor.js';
 import { json, num, type Row, toAuditEvent } from '../rows.js';
 import type { AuditEventStore, NewAuditEvent } from '../store.js';
-import { queueDeliveries } from './webhooks.js';
+import { queueDeliveries } from './webhook-queue.js';
 
 /** Columns of an event and their types (the casts let PostgreSQL type the `SELECT`'s parameters). */
 const EVENT_COLUMNS = [

@@ -1,7 +1,7 @@
 /**
  * Webhook endpoints, their subscriptions and the delivery queue. Deliveries are queued by the audit
- * trail (`audit-events.ts` runs {@link queueDeliveries} in the statement or transaction that records
- * the event) for the subscribed endpoints that are not disabled, claimed by one issuer process at a
+ * trail (`audit-events.ts` runs `queueDeliveries` of `webhook-queue.ts` in the statement or transaction
+ * that records the event) for the subscribed endpoints that are not disabled, claimed by one issuer process at a
  * time with one conditional update (`… WHERE claimed_until_ms <= now`, and `FOR UPDATE SKIP LOCKED` on
  * PostgreSQL so concurrent pollers pass over each other's rows instead of waiting), and settled only by
  * the process whose claim is still the row's (`… AND claimed_until_ms = <its claim>`).
@@ -25,15 +25,6 @@ import {
   type WebhookDeliveryRecord,
 } from '../webhook-records.js';
 import { changeWithEvent } from './audit-events.js';
-
-/**
- * One delivery row per enabled endpoint subscribed to the event's type (parameters: see
- * {@link queueDeliveries}).
- */
-const QUEUE = `INSERT INTO webhook_deliveries (event_id, endpoint_id, event_type, payload, next_attempt_ms, created_at)
-  SELECT CAST(? AS TEXT), s.endpoint_id, s.event_type, CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT)
-  FROM webhook_subscriptions s JOIN webhook_endpoints e ON e.id = s.endpoint_id AND e.disabled_at IS NULL
-  WHERE s.event_type = CAST(? AS TEXT)`;
 
 /**
  * The claim (parameters: now, now, now, per endpoint, now, limit, claim until, now). `busy` counts the
@@ -63,51 +54,6 @@ const claimSql = (skipLocked: string) => `WITH busy AS (
 /** PostgreSQL: the advisory lock claims take (the key as `LOCK_KEY` in the PostgreSQL driver builds it). */
 const CLAIM_LOCK =
   "SELECT pg_advisory_xact_lock(hashtext(coalesce(current_schema(), '') || ':gatehouse:webhook-claims'))";
-
-/**
- * The JSON body every receiver of `event` gets: the audit event as the Management API shows it. Audit
- * events never hold a token, secret or PAT value, so neither does a webhook.
- *
- * @example
- * ```ts
- * webhookPayload({ id: 'evt_1', type: 'token_exchange.failed', reason: 'subject_token_consumed' }, now);
- * ```
- */
-export function webhookPayload(event: NewAuditEvent, now: number): string {
-  return json({
-    id: event.id,
-    type: event.type,
-    createdAt: new Date(now * 1000).toISOString(),
-    applicationId: event.applicationId ?? null,
-    userId: event.userId ?? null,
-    actorId: event.actorId ?? null,
-    reason: event.reason ?? null,
-    details: event.details ?? {},
-  });
-}
-
-/**
- * The statement that queues `event` for its subscribers and its parameters, or `undefined` when no
- * endpoint can subscribe to its type (sign-in events). `guard` is appended to the `WHERE` (a CTE's
- * `EXISTS`).
- *
- * @example
- * ```ts
- * const queued = queueDeliveries(event, now);
- * if (queued) await tx.run(queued.sql, queued.params);
- * ```
- */
-export function queueDeliveries(
-  event: NewAuditEvent,
-  now: number,
-  guard = '',
-): { readonly sql: string; readonly params: readonly unknown[] } | undefined {
-  if (!isWebhookEventType(event.type)) return undefined;
-  return {
-    sql: `${QUEUE}${guard}`,
-    params: [event.id, webhookPayload(event, now), now * 1000, now, event.type],
-  };
-}
 
 const page = async <T>(
   db: Executor,
