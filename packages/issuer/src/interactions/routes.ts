@@ -247,7 +247,10 @@ export function createInteractionRoutes(deps: InteractionDeps) {
    * enrolled one, so an administrator's second factor guards every console sign-in — the
    * re-authentication for dangerous changes included (catalogue F20) — not only those that ask for it.
    */
-  async function consoleFactor(details: { params: Record<string, unknown> }, userId: string): Promise<boolean> {
+  async function consoleFactor(
+    details: { params: Record<string, unknown> },
+    userId: string,
+  ): Promise<boolean> {
     if (details.params.client_id !== DEFAULTS.console.clientId) return false;
     return (await store.totpFactors.get(userId))?.confirmed === true;
   }

@@ -53,7 +53,16 @@ export function buildAuditSchemas(shared: SharedSchemas) {
     auditEvent,
     auditEventsPage: page(auditEvent, 'AuditEventPage', shared),
     auditQuery: pageQuery.extend({
-      type: z.enum(AUDIT_EVENT_TYPES).optional(),
+      type: z
+        .string()
+        .max(4_096)
+        .transform((value) => [...new Set(value.split(','))])
+        .pipe(z.array(z.enum(AUDIT_EVENT_TYPES)).min(1).max(AUDIT_EVENT_TYPES.length))
+        .optional()
+        .meta({
+          description:
+            'Events of this type, or of any of several (comma-separated, e.g. user.created,user.deleted)',
+        }),
       userId: id.optional(),
       actorId: id.optional(),
       applicationId: id.optional(),
@@ -81,9 +90,14 @@ export function auditRoutes(deps: ManagementDeps): RouteDef[] {
         description: 'A page of events, newest first',
       },
       handler: async ({ query }) => {
-        const { page, pageSize, since, until, ...filters } = query;
+        const { page, pageSize, since, until, type, ...filters } = query;
         const result = await store.auditEvents.list(
-          { ...filters, since: seconds(since), until: seconds(until) },
+          {
+            ...filters,
+            type: type === undefined || type.length > 1 ? type : type[0],
+            since: seconds(since),
+            until: seconds(until),
+          },
           { page, pageSize },
         );
         return { status: 200, body: { ...result, items: result.items.map(presentAuditEvent) } };

@@ -370,7 +370,8 @@ export interface NewAuditEvent {
 
 /** Filters of {@link AuditEventStore.list}; absent ones match everything. Times are inclusive. */
 export interface AuditEventFilter {
-  readonly type?: AuditEventType | undefined;
+  /** One type, or any of several. */
+  readonly type?: AuditEventType | readonly AuditEventType[] | undefined;
   readonly userId?: string | undefined;
   readonly actorId?: string | undefined;
   readonly applicationId?: string | undefined;

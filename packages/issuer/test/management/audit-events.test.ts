@@ -44,12 +44,23 @@ describe.each(DRIVERS)('%s', (driver) => {
       expect(app.body.total).toBe(1);
       const actor = await api(t, admin, 'GET', '/audit-events?actorId=usr_nobody');
       expect(actor.body).toMatchObject({ items: [], total: 0 });
+      // Any of several types (one page of a console view): counted and paged as one list.
+      const several = await api(
+        t,
+        admin,
+        'GET',
+        `/audit-events?userId=${alice}&type=token_exchange.failed,subject_token.created&pageSize=1`,
+      );
+      expect(several.body).toMatchObject({ total: 2, pageSize: 1 });
+      expect(several.body.items.map((e: { type: string }) => e.type)).toEqual(['subject_token.created']);
     });
 
     it.each([
       ['an unknown filter', '?user=x'],
       ['a bad time', '?since=yesterday'],
       ['an unknown type', '?type=login'],
+      ['an unknown type among known ones', '?type=subject_token.created,login'],
+      ['an empty type', '?type='],
       ['a repeated filter', `?userId=a&userId=b`],
     ])('%s → 400', async (_, query) => {
       const res = await api(t, admin, 'GET', `/audit-events${query}`);

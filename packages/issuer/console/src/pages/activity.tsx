@@ -4,9 +4,8 @@
  * - Administration (`/activity/administration`): every change made through the Management API — who
  *   (the console user, or the application), what, on what, which fields, when;
  * - Sign-in (`/activity/sign-in`): refused and locked sign-ins.
- * Filters live in the address, so a filtered view can be linked to. The API filters by one event type
- * at a time: without a type filter, a page of the trail (100 events) shows the events of this view
- * among them.
+ * Filters live in the address, so a filtered view can be linked to. Each view asks the API for its own
+ * event types only (`type=a,b,…`), so its pages and their count are the view's.
  */
 import { useLocation } from 'preact-iso';
 import type { Page } from '../api.js';
@@ -180,8 +179,10 @@ export function ActivityPage({ view = 'impersonation' }: { readonly view?: Activ
   const page = Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1);
   const params = new URLSearchParams({ pageSize: String(PAGE_SIZE), page: String(page) });
   for (const name of names) if (query[name]) params.set(name, query[name]!);
-  // A type of another view is not this view's: it is left out.
+  // A type of another view is not this view's: it is left out. Without one, the API is asked for every
+  // type of this view (so each page of the answer is a page of this view).
   if (params.has('type') && !(params.get('type')! in VIEW_TYPES[view])) params.delete('type');
+  if (!params.has('type')) params.set('type', Object.keys(VIEW_TYPES[view]).join(','));
   /** This view's address on another page. */
   const pageHref = (to: number) => {
     const next = new URLSearchParams();
@@ -191,7 +192,7 @@ export function ActivityPage({ view = 'impersonation' }: { readonly view?: Activ
   };
   const { data, error } = useApi<Page<AuditEvent>>(session, `/audit-events?${params}`);
   const events = (data?.items ?? []).filter((event) => event.type in VIEW_TYPES[view]);
-  const filtered = params.size > 2;
+  const filtered = names.some((name) => query[name]);
   const more = data !== undefined && (data.total ?? 0) > page * PAGE_SIZE;
 
   return (

@@ -145,7 +145,8 @@ export function auditEventStore(db: Executor): AuditEventStore {
         conditions.push(condition);
         params.push(value);
       };
-      where('type = ?', filter.type);
+      if (typeof filter.type === 'string') where('type = ?', filter.type);
+      else if (filter.type !== undefined) where(`type IN ${db.dialect.jsonTexts}`, json(filter.type));
       where('user_id = ?', filter.userId);
       where('actor_id = ?', filter.actorId);
       where('application_id = ?', filter.applicationId);
