@@ -51,6 +51,13 @@ const claimSql = (skipLocked: string) => `WITH busy AS (
   AND status = 'pending' AND claimed_until_ms <= ?
   RETURNING *`;
 
+/**
+ * Whether any delivery is due and unclaimed (parameters: now, now): a poll that finds none takes no
+ * lock and opens no transaction — an idle issuer costs its database one indexed read per poll.
+ */
+const ANY_DUE = `SELECT 1 AS due FROM webhook_deliveries
+  WHERE status = 'pending' AND next_attempt_ms <= ? AND claimed_until_ms <= ? LIMIT 1`;
+
 /** PostgreSQL: the advisory lock claims take (the key as `LOCK_KEY` in the PostgreSQL driver builds it). */
 const CLAIM_LOCK =
   "SELECT pg_advisory_xact_lock(hashtext(coalesce(current_schema(), '') || ':gatehouse:webhook-claims'))";
@@ -164,6 +171,7 @@ export function webhookStore(db: Executor): WebhookStore {
         toWebhookDelivery,
       ),
     claimDue: async (nowMs, claimUntilMs, limit, perEndpoint) => {
+      if ((await db.one(ANY_DUE, [nowMs, nowMs])) === undefined) return [];
       const params = [nowMs, nowMs, nowMs, perEndpoint, nowMs, limit, claimUntilMs, nowMs];
       const rows = postgres
         ? await db.transaction(async (tx) => {
