@@ -73,22 +73,19 @@ export function holdsScope(authority: Authority, scope: ScopeRecord): boolean {
  * ```
  */
 export async function loadAuthority(
-  store: Pick<StoreTables, 'applications' | 'users' | 'resources' | 'roles'>,
+  store: AuthorityStores,
   config: Pick<ResolvedConfig, 'console' | 'managementAudience'>,
   info: Pick<AuthInfo, 'clientId' | 'subject' | 'scopes'>,
+  managementResourceId?: string,
 ): Promise<Authority> {
   const holder = await principalOf(store, config, info);
-  const [resource, granted] = await Promise.all([
-    store.resources.findByIndicator(config.managementAudience),
-    store.roles.scopesHeld(holder),
-  ]);
-  if (resource === undefined || !resource.system)
-    throw new AccessDeniedError('The Management API resource is missing; restart the issuer to restore it');
+  const resourceId = managementResourceId ?? (await findManagementResource(store, config));
+  const granted = await store.roles.scopesHeld(holder);
   const token = new Set(info.scopes);
   const management = new Set<string>();
   const other = new Set<string>();
   for (const scope of granted) {
-    if (scope.resourceId !== resource.id) other.add(scope.id);
+    if (scope.resourceId !== resourceId) other.add(scope.id);
     else if (token.has(scope.name)) management.add(scope.name);
   }
   return {
@@ -98,7 +95,41 @@ export async function loadAuthority(
     all: management.has('all'),
     managementScopes: impliedScopes(management),
     otherScopes: other,
-    managementResourceId: resource.id,
+    managementResourceId: resourceId,
+  };
+}
+
+/** The stores {@link loadAuthority} reads. */
+type AuthorityStores = Pick<StoreTables, 'applications' | 'users' | 'resources' | 'roles'>;
+
+/** The id of the built-in Management API resource (403 when it is missing: a broken database). */
+async function findManagementResource(
+  store: AuthorityStores,
+  config: Pick<ResolvedConfig, 'managementAudience'>,
+): Promise<string> {
+  const resource = await store.resources.findByIndicator(config.managementAudience);
+  if (resource === undefined || !resource.system)
+    throw new AccessDeniedError('The Management API resource is missing; restart the issuer to restore it');
+  return resource.id;
+}
+
+/**
+ * {@link loadAuthority} that finds the Management API resource once: its id never changes while the
+ * issuer runs (it is built in: never deleted, and its indicator follows the base URL only at start).
+ *
+ * @example
+ * ```ts
+ * const authorityOf = authorityLoader(config);
+ * const authority = await authorityOf(store, auth);
+ * ```
+ */
+export function authorityLoader(
+  config: Pick<ResolvedConfig, 'console' | 'managementAudience'>,
+): (store: AuthorityStores, info: Pick<AuthInfo, 'clientId' | 'subject' | 'scopes'>) => Promise<Authority> {
+  let resourceId: string | undefined;
+  return async (store, info) => {
+    resourceId ??= await findManagementResource(store, config);
+    return loadAuthority(store, config, info, resourceId);
   };
 }
 

@@ -19,7 +19,7 @@ import type { ResolvedConfig } from '../config/schema.js';
 import { PrivilegeError } from '../errors.js';
 import type { AuditTrail } from '../internal/audit.js';
 import type { AuditEventType, NewAuditEvent, Store, StoreTables } from '../storage/store.js';
-import { type Authority, loadAuthority } from './authority.js';
+import type { Authority, authorityLoader } from './authority.js';
 import { type ActsOn, enforceCeiling } from './ceiling.js';
 
 /**
@@ -99,6 +99,8 @@ export interface ChangeDeps {
   readonly config: Pick<ResolvedConfig, 'console' | 'managementAudience'>;
   readonly audit: AuditTrail;
   readonly now: () => number;
+  /** Reads the caller's authority (`authority.ts`). */
+  readonly authorityOf: ReturnType<typeof authorityLoader>;
 }
 
 /** Whether the change needs a recent sign-in ({@link ChangeDef.recentSignIn}). */
@@ -172,7 +174,7 @@ export async function runChange<T>(
     },
   });
   const authorize = async (tx: StoreTables) => {
-    const authority = await loadAuthority(tx, deps.config, request.auth);
+    const authority = await deps.authorityOf(tx, request.auth);
     requireRouteScope(authority, request.scopes);
     await enforceCeiling(tx, authority, request.change.acts ?? {}, request);
     if (authority.userId !== undefined && (await isDangerous(tx, authority, request)))

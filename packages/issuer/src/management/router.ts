@@ -34,7 +34,7 @@ import {
 import type { AuditTrail } from '../internal/audit.js';
 import { readJson, sendEmpty, sendJson } from '../internal/http.js';
 import type { ApplicationRecord, NewAuditEvent, SigningKeyRecord, Store } from '../storage/store.js';
-import { loadAuthority } from './authority.js';
+import { authorityLoader } from './authority.js';
 import { type ChangeDef, type ChangeScope, requireRouteScope, runChange } from './change.js';
 import type { SharedSchemas } from './primitives.js';
 
@@ -210,12 +210,13 @@ export interface ManagementRouterOptions {
 export function createManagementRouter(options: ManagementRouterOptions) {
   const { deps } = options;
   const compiled = options.routes.map(compile);
+  const authorityOf = authorityLoader(deps.config);
 
   /** The token, then its principal (403 unless M2M or console user), then the route's scopes in it and in the roles now. */
   async function authenticate(req: IncomingMessage, route: RouteDef) {
     const verifier = options.verifier();
     const info = await verifier.authenticate(req, { allowDelegation: false });
-    const authority = await loadAuthority(deps.store, deps.config, info);
+    const authority = await authorityOf(deps.store, info);
     verifier.authorize(info, { scopes: ['all', ...route.scopes], scopeMode: 'any' });
     requireRouteScope(authority, route.scopes);
     const requireSignInWithin = (maxAge: number) => verifier.authorize(info, { maxAge });
@@ -252,7 +253,9 @@ export function createManagementRouter(options: ManagementRouterOptions) {
       auth,
       requireSignInWithin,
     };
-    return runChange(deps, request, (scope) => def.handler({ ...input, ...scope, auth, prepared }));
+    return runChange({ ...deps, authorityOf }, request, (scope) =>
+      def.handler({ ...input, ...scope, auth, prepared }),
+    );
   }
 
   async function run(
