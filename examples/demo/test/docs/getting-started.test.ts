@@ -23,7 +23,8 @@ function protectRoutes() {
     }),
   );
 
-  app.use((req, _res, next) => {
+  // After app.use('/orders', requireAuth(…)), before app.get('/orders', …):
+  app.use('/orders', (req, _res, next) => {
     if (req.auth?.delegated) console.log(JSON.stringify(toAuditRecord(req.auth)));
     // {"subject":"customer-42","actor":"support-7","actorChain":["support-7"],...}
     next();
