@@ -163,6 +163,20 @@ GATEHOUSE_ADMIN_CLIENT_ID=ci-admin GATEHOUSE_ADMIN_CLIENT_SECRET=too-short gateh
 case_ replaced-setting
 GATEHOUSE_SIGN_IN_MAX_FAILURES=10 gatehouse-issuer start 2>&1 || echo "exit code $?"
 
+# ---- Behind a proxy that is not configured ------------------------------------------------------------
+case_ proxy-not-trusted
+rm -f start.txt # so that banner waits for this start's, not an earlier one's
+gatehouse-issuer start --port 3002 >issuer.log 2>start.txt &
+pid=$!
+banner 'listening on' >/dev/null
+# A token request as a load balancer forwards it, with X-Forwarded-For.
+"$NODE" -e 'await fetch(`http://127.0.0.1:${process.argv[1]}/oidc/token`, { method: "POST",
+  headers: { "x-forwarded-for": "203.0.113.7" }, body: new URLSearchParams({ grant_type: "client_credentials" }) })' "$FREE_PORT"
+stop $pid
+"$NODE" -e 'for (const line of require("node:fs").readFileSync(0, "utf8").split("\n")) {
+  try { const j = JSON.parse(line); if (j.event === "proxy.untrusted_forwarded_for") console.log(j.msg); } catch {}
+}' <issuer.log
+
 # ---- The data directory is readable by other users ----------------------------------------------
 case_ data-dir-permissions
 chmod 755 .data && chmod 644 .data/issuer.sqlite # as if made by another tool, or a umask of 022
