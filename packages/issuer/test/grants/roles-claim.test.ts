@@ -11,7 +11,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createVerifier, InsufficientRoleError } from '@gatehouse/core';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_ROLES_CLAIM } from '../../src/index.js';
 import { Agent, codeOf, pkce, signIn, tokenRequest } from '../helpers/agent.js';
@@ -27,6 +26,7 @@ import {
 import { BILLING, loadWorld, ORDERS, PASSWORD, REDIRECT, SECRETS } from '../helpers/fixtures.js';
 import { adminToken, api, startIssuer, type TestIssuer } from '../helpers/issuer.js';
 import { payloadOf } from '../helpers/jwt.js';
+import { countedQueries } from '../helpers/pg-queries.js';
 
 /** A custom-claims function that tries to grant itself a role on the opted-in resource. */
 function writeRoleForger(): string {
@@ -252,19 +252,8 @@ describe('postgres: what the roles claim costs', () => {
   afterAll(() => t.close());
   afterEach(() => vi.restoreAllMocks());
 
-  /** The queries sent while `request` runs. */
-  async function counted(request: () => Promise<unknown>): Promise<string[]> {
-    const queries: string[] = [];
-    const original = pg.Client.prototype.query;
-    vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-      const config = args[0] as string | { text?: string };
-      queries.push(typeof config === 'string' ? config : String(config.text));
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
-    } as never);
-    await request();
-    vi.restoreAllMocks();
-    return queries;
-  }
+  /** The queries sent while `request` runs (but the webhook dispatcher's poll). */
+  const counted = async (request: () => Promise<unknown>) => (await countedQueries(request)).queries;
 
   it('client credentials: one round trip for an opted-in resource (the roles), none for others once read', async () => {
     const worker = { clientId: 'worker', clientSecret: SECRETS.worker };

@@ -9,7 +9,6 @@
  * flush is set apart here, so that nothing but the requests talks to the database while counting).
  * The answers and the audit trail are what the other suites check; here, what they cost.
  */
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tokenRequest } from '../helpers/agent.js';
 import {
@@ -22,6 +21,7 @@ import {
 } from '../helpers/exchange.js';
 import { loadWorld, ORDERS, SECRETS } from '../helpers/fixtures.js';
 import { adminToken, api, startIssuer, type TestIssuer } from '../helpers/issuer.js';
+import { countedQueries } from '../helpers/pg-queries.js';
 
 describe('postgres: round trips per token request', () => {
   let t: TestIssuer;
@@ -43,26 +43,8 @@ describe('postgres: round trips per token request', () => {
   afterAll(() => t.close());
   afterEach(() => vi.restoreAllMocks());
 
-  /**
-   * The webhook dispatcher's poll (every `DEFAULTS.webhooks.pollInterval`): not the request's. Nothing
-   * is ever queued here, so a poll is its one "anything due?" read.
-   */
-  const WEBHOOK_POLL = /^SELECT 1 AS due FROM webhook_deliveries/;
-
-  /** The queries sent while `request` runs (but the webhook poll), and its response. */
-  async function counted<T>(request: () => Promise<T>): Promise<{ result: T; queries: string[] }> {
-    const queries: string[] = [];
-    const original = pg.Client.prototype.query;
-    vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-      const config = args[0] as string | { text?: string };
-      const text = typeof config === 'string' ? config : String(config.text);
-      if (!WEBHOOK_POLL.test(text)) queries.push(text);
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
-    } as never);
-    const result = await request();
-    vi.restoreAllMocks();
-    return { result, queries };
-  }
+  /** The queries sent while `request` runs (but the webhook dispatcher's poll), and its response. */
+  const counted = countedQueries;
 
   const clientCredentials = () =>
     tokenRequest(
