@@ -88,7 +88,7 @@ export type {
   ResolvedIssuer,
 } from './issuer-options.js';
 export type { IssuerState, KeyStats } from './issuers.js';
-export type { KeySetStats } from './jwks.js';
+export type { KeySet, KeySetStats } from './jwks.js';
 export {
   type CacheOptions,
   type ClaimCheck,

@@ -29,7 +29,7 @@ import {
   UnavailableError,
 } from '../errors.js';
 import { FetchFailure, type FetchLimits, fetchText } from '../internal/fetch.js';
-import type { RemoteKeySet } from '../jwks.js';
+import type { KeySet } from '../jwks.js';
 import { isAllowedUrl, type ResolvedOptions } from '../options.js';
 import type { AuthInfo } from '../types.js';
 import type { ResolvedIntrospectionOptions } from './options.js';
@@ -53,7 +53,7 @@ export interface IntrospectorDeps {
   readonly resolved: ResolvedOptions;
   readonly introspection: ResolvedIntrospectionOptions;
   /** The only issuer's key set (RFC 9701 answers); `undefined` with several issuers or a resolver. */
-  readonly keys: RemoteKeySet | undefined;
+  readonly keys: KeySet | undefined;
   readonly cache: ResultCache | undefined;
   readonly context: ErrorContext;
 }
