@@ -49,6 +49,7 @@ export type {
 export { errorResponse } from './error-response.js';
 export {
   type AnyAuthError,
+  AudienceMismatchError,
   AuthError,
   type AuthErrorReason,
   type DpopProofReason,
