@@ -112,6 +112,8 @@ export function createBackend(options: BackendOptions): Express {
       audience,
       strict: true,
       allowDelegation: false,
+      // What the API's callers are never told (a wrong issuer, tokens for another audience), in the log.
+      onWarning: (warning) => log('gatehouse.warning', { code: warning.code, message: warning.message }),
       ...(doFetch === undefined ? {} : { fetch: doFetch }),
     }),
     requireScope(scope),

@@ -3,7 +3,8 @@
  * already verified:
  *
  * 3. `iss` equals a configured issuer exactly (a string; no normalization);
- * 4. `aud` (string or array of strings) contains a configured audience exactly;
+ * 4. `aud` (string or array of strings) contains a configured audience exactly; a refused `aud` is
+ *    told to `onWarning` (audience-warning.ts);
  * 5. `exp` is required; `exp`, `nbf`, `iat` and `auth_time` are finite NumericDates; expiry,
  *    not-before and `maxTokenAge` are checked with the clock tolerance, and so is an `iat` (when
  *    `maxTokenAge` or `strict` checks it) or an `auth_time` in the future;
@@ -17,6 +18,7 @@
  * @module
  */
 import { parseActor } from './actor.js';
+import type { AudienceWarnings } from './audience-warning.js';
 import { type ErrorContext, InvalidTokenError, type InvalidTokenReason } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 import { parseRoles } from './roles.js';
@@ -42,16 +44,34 @@ const isNumericDate = (value: unknown): value is number =>
 const STRICT_STRINGS = ['sub', 'client_id', 'jti'] as const;
 const IDENTITY_STRINGS = ['sub', 'client_id', 'jti', 'azp'] as const;
 
+/** The `audience` failure of a token of `iss`, told to `warnings` first (rate-limited there). */
+function refusedAudience(
+  iss: string,
+  aud: unknown,
+  options: ResolvedOptions,
+  context: ErrorContext,
+  warnings: AudienceWarnings | undefined,
+): InvalidTokenError {
+  warnings?.report(iss, options.audiences, aud);
+  return new InvalidTokenError('audience', context);
+}
+
 /**
  * Check the claims of a verified payload, in order. Throws {@link InvalidTokenError}.
  *
  * @param now - current time in seconds since the epoch.
+ * @param warnings - told when the token is refused for its audience (`onWarning`); none when off.
+ * @example
+ * ```ts
+ * const checked = checkClaims(jws.payload, issuer.options, Date.now() / 1000, context, audienceWarnings);
+ * ```
  */
 export function checkClaims(
   payload: Record<string, unknown>,
   options: ResolvedOptions,
   now: number,
   context: ErrorContext,
+  warnings?: AudienceWarnings,
 ): CheckedClaims {
   const invalid = (reason: InvalidTokenReason, claim?: string) =>
     new InvalidTokenError(reason, context, claim);
@@ -60,13 +80,14 @@ export function checkClaims(
   const { iss, aud, exp, nbf, iat } = payload;
   if (typeof iss !== 'string' || !options.issuers.includes(iss)) throw invalid('issuer');
 
-  // 4. aud
+  // 4. aud (a refused one is told to `warnings`, off the path of a valid token)
   let audience: readonly string[];
   if (typeof aud === 'string') audience = Object.freeze([aud]);
   else if (Array.isArray(aud) && aud.length > 0 && aud.every((a) => typeof a === 'string'))
     audience = Object.freeze(aud);
-  else throw invalid('audience');
-  if (!audience.some((a) => options.audiences.includes(a))) throw invalid('audience');
+  else throw refusedAudience(iss, aud, options, context, warnings);
+  if (!audience.some((a) => options.audiences.includes(a)))
+    throw refusedAudience(iss, aud, options, context, warnings);
 
   // 5. exp / nbf / iat / maxTokenAge
   const tolerance = options.clockTolerance;

@@ -128,6 +128,21 @@ export const DEFAULTS = Object.freeze({
    * reported at once, then at most this often, however many requests fail.
    */
   warningInterval: 300_000,
+  /**
+   * What `onWarning` says about tokens of a trusted issuer refused for their audience
+   * (`AudienceMismatchError`). A token's `aud` is not chosen by the verifier, so what is named is bounded.
+   */
+  audienceWarnings: Object.freeze({
+    /**
+     * Most distinct causes (issuer and audiences named) reported per `warningInterval`: tokens naming
+     * ever new audiences cannot flood the logs nor grow memory.
+     */
+    maxCauses: 10,
+    /** Most audiences of a token named in one warning; the others are counted ("and 3 more"). */
+    maxAudiences: 5,
+    /** Longest audience named, in characters (a longer one is cut, "…"); non-printable characters become `?`. */
+    maxLength: 200,
+  }),
   /** Token introspection (RFC 7662), used only when the `introspection` option is given. */
   introspection: Object.freeze({
     /**

@@ -9,6 +9,7 @@
  * @module
  */
 import { FetchFailure, type FetchLimits, fetchJson } from './internal/fetch.js';
+import { printable } from './internal/printable.js';
 import { isAllowedUrl } from './options.js';
 
 /** The metadata URLs tried for `issuer`, in order. */
@@ -140,10 +141,4 @@ export async function discoverMetadata(
     );
   }
   return { jwksUri, metadata: Object.freeze({ ...meta }) };
-}
-
-/** A value from a remote document, safe to put in a log line: printable ASCII, at most 200 characters. */
-function printable(value: string): string {
-  const clean = value.replace(/[^\x20-\x7e]/g, '?');
-  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
 }

@@ -495,8 +495,12 @@ export class IntrospectionUnavailableError extends UnavailableError {
   }
 }
 
-/** Why the signing keys cannot be had; see {@link KeySetError}. */
+/**
+ * What {@link KeySetError} (and so `onWarning`) reports: why the signing keys cannot be had, or
+ * `audience_mismatch` ({@link AudienceMismatchError}): tokens of a trusted issuer refused for their audience.
+ */
 export type KeySetErrorCode =
+  | 'audience_mismatch'
   | 'issuer_mismatch'
   | 'metadata_not_found'
   | 'metadata_invalid'
@@ -521,6 +525,7 @@ export type KeySetErrorCode =
  * there, no usable key, a TLS or DNS error) from an outage (timeouts, refused connections, 5xx). The
  * message names the configured issuer, the URL and what was found instead, and says what to check.
  * `warmUp()` rejects with it, `onWarning` receives it, and it is the `cause` of `KeysUnavailableError`.
+ * `onWarning` also receives its subclass {@link AudienceMismatchError} (code `audience_mismatch`).
  *
  * @example
  * ```ts
@@ -536,7 +541,7 @@ export type KeySetErrorCode =
  * ```
  */
 export class KeySetError extends Error {
-  override readonly name = 'KeySetError';
+  override readonly name: string = 'KeySetError';
   /** Stable machine-readable cause. */
   readonly code: KeySetErrorCode;
   /** `configuration`: fix the setup; `outage`: the issuer or the network is down, retries may succeed. */
@@ -557,6 +562,42 @@ export class KeySetError extends Error {
     this.kind = kind;
     this.issuer = issuer;
     this.url = url;
+  }
+}
+
+/**
+ * Tokens signed by a trusted issuer are refused for their audience (clients get 401 `invalid_token`,
+ * reason `audience`, and nothing more): given to `onWarning`, once per issuer and audiences named per
+ * `DEFAULTS.warningInterval`. The message names the issuer, the audiences the tokens name and those
+ * the `audience` option accepts, says when they differ only by a trailing slash, letter case, scheme or
+ * host, and what to change. It never holds a token; the audiences it names come from tokens, so they
+ * are bounded and made printable (`DEFAULTS.audienceWarnings`). A {@link KeySetError} (code
+ * `audience_mismatch`, kind `configuration`, no `url`), so `onWarning` keeps its one parameter type.
+ *
+ * @example
+ * ```ts
+ * import { AudienceMismatchError, createVerifier } from '@gatehouse/core';
+ *
+ * const verifier = createVerifier({
+ *   issuer: 'https://id.example.com/oidc',
+ *   audience: 'https://api.example.com',
+ *   onWarning: (warning) => {
+ *     if (warning instanceof AudienceMismatchError) logger.warn({ named: warning.audiences }, warning.message);
+ *     else logger.error(warning.message);
+ *   },
+ * });
+ * ```
+ */
+export class AudienceMismatchError extends KeySetError {
+  override readonly name: string = 'AudienceMismatchError';
+  /** The audiences the refused tokens name (at most `DEFAULTS.audienceWarnings.maxAudiences`, made printable); empty when they name none. */
+  readonly audiences: readonly string[];
+  /** The audiences the `audience` option accepts for this issuer. */
+  readonly accepted: readonly string[];
+  constructor(issuer: string, audiences: readonly string[], accepted: readonly string[], message: string) {
+    super('audience_mismatch', 'configuration', issuer, undefined, message);
+    this.audiences = Object.freeze([...audiences]);
+    this.accepted = Object.freeze([...accepted]);
   }
 }
 

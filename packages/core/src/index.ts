@@ -49,6 +49,7 @@ export type {
 export { errorResponse } from './error-response.js';
 export {
   type AnyAuthError,
+  AudienceMismatchError,
   AuthError,
   type AuthErrorReason,
   type DpopProofReason,
@@ -88,7 +89,7 @@ export type {
   ResolvedIssuer,
 } from './issuer-options.js';
 export type { IssuerState, KeyStats } from './issuers.js';
-export type { KeySetStats } from './jwks.js';
+export type { KeySet, KeySetStats } from './jwks.js';
 export {
   type CacheOptions,
   type ClaimCheck,

@@ -21,21 +21,22 @@ import { discoverMetadata } from './discovery.js';
 import { type ErrorContext, InvalidTokenError, IssuerUnavailableError } from './errors.js';
 import { isAllowedUrl } from './internal/option-values.js';
 import type { IssuerResolver, ResolvedIssuer } from './issuer-options.js';
-import { type KeySetStats, RemoteKeySet } from './jwks.js';
+import { type KeySet, type KeySetStats, RemoteKeySet } from './jwks.js';
 import type { ResolvedOptions } from './options.js';
 import type { Algorithm } from './types.js';
 
 /**
- * What a verifier holds for one trusted issuer.
+ * What a verifier holds for one trusted issuer: an interface, so that the public types hold no class
+ * with private members and those of core's ES module and CommonJS builds are interchangeable.
  *
  * @example
  * ```ts
- * const state = registry.select(payload.iss); // or a promise of it, for a tenant not asked yet
- * state.keys.select(kid, alg);
- * state.metadata?.introspection_endpoint; // once discovery has run
+ * const state = verifier.issuerState('https://id.example.com/oidc');
+ * state?.keys.stats.keys; // keys held
+ * state?.metadata?.introspection_endpoint; // once discovery has run
  * ```
  */
-export class IssuerState {
+export interface IssuerState {
   /** The issuer identifier. */
   readonly issuer: string;
   /** Algorithms accepted for its tokens. */
@@ -43,10 +44,20 @@ export class IssuerState {
   /** The verifier's options with this issuer's `iss` and audiences: what `checkClaims` checks. */
   readonly options: ResolvedOptions;
   /** Its key set (shared with the other issuers that use the same explicit `jwksUri`). */
+  readonly keys: KeySet;
+  /** The issuer's metadata document, once discovery has fetched it (`undefined` with a `jwksUri`). */
+  readonly metadata: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** The {@link IssuerState} a registry holds, which also runs discovery for its key set. */
+class TrustedIssuer implements IssuerState {
+  readonly issuer: string;
+  readonly algorithms: ReadonlySet<Algorithm>;
+  readonly options: ResolvedOptions;
   readonly keys: RemoteKeySet;
   #metadata: Readonly<Record<string, unknown>> | undefined;
 
-  constructor(config: ResolvedIssuer, base: ResolvedOptions, keys: (state: IssuerState) => RemoteKeySet) {
+  constructor(config: ResolvedIssuer, base: ResolvedOptions, keys: (state: TrustedIssuer) => RemoteKeySet) {
     this.issuer = config.issuer;
     this.algorithms = config.algorithms;
     this.options = Object.freeze({
@@ -105,14 +116,14 @@ export class IssuerRegistry {
   readonly #options: ResolvedOptions;
   readonly #context: ErrorContext;
   readonly #onChange: () => void;
-  readonly #fixed = new Map<string, IssuerState>();
+  readonly #fixed = new Map<string, TrustedIssuer>();
   /** The issuer, when exactly one is listed. */
-  readonly #only: IssuerState | undefined;
+  readonly #only: TrustedIssuer | undefined;
   /** Key sets by explicit JWKS URL, shared by the issuers naming the same one. */
   readonly #byUri = new Map<string, RemoteKeySet>();
   readonly #resolver: IssuerResolver | undefined;
   readonly #answers: LRUCache<string, boolean> | undefined;
-  readonly #trusted: LRUCache<string, IssuerState> | undefined;
+  readonly #trusted: LRUCache<string, TrustedIssuer> | undefined;
   readonly #pending = new Map<string, Promise<IssuerState>>();
   /** Counters of key sets dropped from `#trusted`, so totals never go down. */
   #retired = { fetches: 0, failures: 0 };
@@ -132,7 +143,7 @@ export class IssuerRegistry {
     if (this.#resolver !== undefined) {
       const { max, answers, maxAge } = options.issuerCache;
       this.#answers = new LRUCache<string, boolean>({ max: answers, ttl: maxAge });
-      this.#trusted = new LRUCache<string, IssuerState>({
+      this.#trusted = new LRUCache<string, TrustedIssuer>({
         max,
         dispose: (state) => {
           // A key set shared through a top-level jwksUri stays held: its counters still count.
@@ -205,8 +216,8 @@ export class IssuerRegistry {
     return sets;
   }
 
-  #state(config: ResolvedIssuer): IssuerState {
-    return new IssuerState(config, this.#options, (state) => {
+  #state(config: ResolvedIssuer): TrustedIssuer {
+    return new TrustedIssuer(config, this.#options, (state) => {
       const { jwksUri } = config;
       const shared = jwksUri === undefined ? undefined : this.#byUri.get(jwksUri.href);
       if (shared !== undefined) return shared;
@@ -228,7 +239,7 @@ export class IssuerRegistry {
   }
 
   /** Hold a key set for an issuer the function trusts (the least recently used one may go). */
-  #trust(iss: string): IssuerState {
+  #trust(iss: string): TrustedIssuer {
     const o = this.#options;
     const state = this.#state({
       issuer: iss,

@@ -58,6 +58,36 @@ export interface KeySetStats {
   readonly loadedAt: number | undefined;
 }
 
+/**
+ * What a verifier's key set offers (a {@link RemoteKeySet} behind it), as an interface: the public
+ * types (`IssuerState.keys`, so `Verifier`) then hold no class with private members, and the types of
+ * core's ES module and CommonJS builds are interchangeable — one project may import core, or an
+ * adapter that names them in a declaration merge (Fastify), from both `.mts` and `.cts` files.
+ *
+ * @example
+ * ```ts
+ * const keys: KeySet | undefined = verifier.issuerState('https://id.example.com/oidc')?.keys;
+ * console.log(keys?.stats.keys, keys?.lastError?.message);
+ * ```
+ */
+export interface KeySet {
+  /** Counters: fetches made, failures, keys held. */
+  readonly stats: KeySetStats;
+  /** When the loaded keys stop being fresh (ms since epoch); `-Infinity` before the first load. */
+  readonly freshUntil: number;
+  /** Why the last refresh failed, when it did. */
+  readonly lastError: KeySetError | undefined;
+  /**
+   * Synchronous lookup in a fresh cache. Returns the candidate keys, or `undefined` when the async
+   * {@link KeySet.resolve} must decide (cache empty or stale, or no matching key).
+   */
+  select(kid: string | undefined, alg: Algorithm): readonly KeyEntry[] | undefined;
+  /** Candidate keys for a token header, refreshing within the cache's limits. */
+  resolve(kid: string | undefined, alg: Algorithm): Promise<readonly KeyEntry[]>;
+  /** Fetch the key set now (shared with any fetch in flight). Rejects with {@link KeysUnavailableError}. */
+  refresh(): Promise<void>;
+}
+
 const NO_KEYS: readonly KeyEntry[] = Object.freeze([]);
 
 /**
@@ -69,7 +99,7 @@ const NO_KEYS: readonly KeyEntry[] = Object.freeze([]);
  * const candidates = keys.select('kid-1', 'ES256') ?? (await keys.resolve('kid-1', 'ES256'));
  * ```
  */
-export class RemoteKeySet {
+export class RemoteKeySet implements KeySet {
   readonly #options: RemoteKeySetOptions;
   readonly #limits: FetchLimits;
   #uri: URL | undefined;

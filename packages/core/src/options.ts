@@ -148,8 +148,10 @@ export interface VerifierOptions {
   introspection?: IntrospectionOptions;
   /**
    * Told why the signing keys cannot be had (a {@link KeySetError}: a wrong `issuer`, missing metadata,
-   * no usable key, TLS or DNS errors, outages), once per distinct cause per `DEFAULTS.warningInterval`.
-   * Clients only ever see a generic 503. Default: `console.warn` of the message; `false` silences it.
+   * no usable key, TLS or DNS errors, outages; clients only ever see a generic 503), and why tokens of
+   * a trusted issuer are refused for their audience (an `AudienceMismatchError`, code
+   * `audience_mismatch`; clients see a 401), once per distinct cause per `DEFAULTS.warningInterval`.
+   * Default: `console.warn` of the message; `false` silences it.
    */
   onWarning?: ((warning: KeySetError) => void) | false;
 }

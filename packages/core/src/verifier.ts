@@ -18,6 +18,7 @@
  * @module
  */
 
+import { AudienceWarnings } from './audience-warning.js';
 import { createAuthInfo } from './auth-info.js';
 import { checkTokenSyntax, findCredentials } from './bearer.js';
 import { ResultCache } from './cache.js';
@@ -182,6 +183,8 @@ export function createVerifier(options: VerifierOptions): Verifier {
   const cache =
     resolved.cache === false ? undefined : new ResultCache(resolved.cache.max, resolved.jwks.cacheMaxAge);
   const issuers = new IssuerRegistry(resolved, context, () => cache?.clear());
+  const audienceWarnings =
+    resolved.onWarning === undefined ? undefined : new AudienceWarnings(resolved.onWarning);
   const parser = new JwsParser(issuers.algorithms, context);
   const introspector =
     resolved.introspection === undefined
@@ -192,6 +195,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
           keys: resolved.issuers.length === 1 ? issuers.get(resolved.issuers[0]!)?.keys : undefined,
           cache,
           context,
+          audienceWarnings,
         });
   const binding = new SenderConstraint(dpop, resolved.mtls, { bearer: context, dpop: dpopContext });
   const tokenSources = { ...resolved.tokenSources, context };
@@ -259,7 +263,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
 
     // 3–5 and profile checks
     const now = Date.now() / 1000;
-    const checked = checkClaims(jws.payload, issuer.options, now, context);
+    const checked = checkClaims(jws.payload, issuer.options, now, context, audienceWarnings);
     const info = createAuthInfo(token, jws.payload, checked);
     // Never beyond the key set's freshness: a key removed from the JWKS must stop working after cacheMaxAge.
     cache?.set(token, info, Math.min(checked.validUntil, issuer.keys.freshUntil / 1000), now);

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createVerifier, type KeySetError } from '@gatehouse/core';
+import { createVerifier, InvalidTokenError, type KeySetError } from '@gatehouse/core';
 import { requireAuth, requireScope } from '@gatehouse/express';
 import { createDpopProof, generateDpopKey } from '@gatehouse/testing';
 import express from 'express';
@@ -75,6 +75,25 @@ describe('docs/troubleshooting.md, API part', () => {
     expect(await warningLine({ issuer: origin }, port)).toBe(documented('metadata-not-found'));
   });
 
+  it('audience-mismatch: tokens for the audience with a trailing slash', async () => {
+    let line = '';
+    const verifier = createVerifier({
+      issuer: 'https://id.example.com/oidc',
+      audience: 'https://api.example.com',
+      onWarning: (w: KeySetError) => {
+        line = `gatehouse: ${w.message}`;
+      },
+    });
+    const token = await issuer.sign({ aud: 'https://api.example.com/' });
+    const refused = await verifier.verify(token).then(
+      () => undefined,
+      (e: InvalidTokenError) => e,
+    );
+    expect(refused).toBeInstanceOf(InvalidTokenError);
+    expect(refused?.reason).toBe('audience');
+    expect(line).toBe(documented('audience-mismatch'));
+  });
+
   it('mistyped-option', () => {
     let message = '';
     try {
@@ -135,6 +154,7 @@ describe('docs/troubleshooting.md, API part', () => {
 
   it('documents exactly the cases above', () => {
     expect([...cases.keys()].sort()).toEqual([
+      'audience-mismatch',
       'empty-scope',
       'htu',
       'issuer-mismatch',

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { KeySetError, type KeySetErrorCode } from '../errors.js';
-import { FetchFailure } from './fetch.js';
+import { KeySetError } from '../errors.js';
+import { FetchFailure, type FetchFailureCode } from './fetch.js';
 
-const OUTAGES: ReadonlySet<KeySetErrorCode> = new Set(['timeout', 'connection_failed', 'server_error']);
+const OUTAGES: ReadonlySet<FetchFailureCode> = new Set(['timeout', 'connection_failed', 'server_error']);
 
-const HINTS: Readonly<Record<KeySetErrorCode, string>> = Object.freeze({
+const HINTS: Readonly<Record<FetchFailureCode, string>> = Object.freeze({
   issuer_mismatch:
     'The "issuer" option must be exactly the issuer the metadata names, which is also the tokens\' "iss": same scheme, host (localhost is not 127.0.0.1), port, path and trailing slash.',
   metadata_not_found: 'Check the "issuer" option (is a path such as /oidc missing?), or set "jwksUri".',

@@ -21,15 +21,18 @@ export interface FetchLimits {
   readonly allowInsecureHttp: boolean;
 }
 
+/** The codes of a failed metadata or key-set request: every {@link KeySetErrorCode} but the audience's. */
+export type FetchFailureCode = Exclude<KeySetErrorCode, 'audience_mismatch'>;
+
 /** Why a metadata or key-set request failed: a short cause, its code, and the URL concerned. */
 export class FetchFailure extends Error {
   override readonly name = 'FetchFailure';
-  readonly code: KeySetErrorCode;
+  readonly code: FetchFailureCode;
   /** HTTP status, when a response arrived. */
   readonly status: number | undefined;
   /** The URL requested, when there was one. */
   readonly url: string | undefined;
-  constructor(code: KeySetErrorCode, message: string, url?: URL | string, status?: number) {
+  constructor(code: FetchFailureCode, message: string, url?: URL | string, status?: number) {
     super(message);
     this.code = code;
     this.url = url === undefined ? undefined : String(url);

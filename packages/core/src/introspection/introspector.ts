@@ -17,6 +17,8 @@
  *
  * @module
  */
+
+import type { AudienceWarnings } from '../audience-warning.js';
 import { createAuthInfo } from '../auth-info.js';
 import type { ResultCache } from '../cache.js';
 import { checkClaims } from '../claims.js';
@@ -29,7 +31,7 @@ import {
   UnavailableError,
 } from '../errors.js';
 import { FetchFailure, type FetchLimits, fetchText } from '../internal/fetch.js';
-import type { RemoteKeySet } from '../jwks.js';
+import type { KeySet } from '../jwks.js';
 import { isAllowedUrl, type ResolvedOptions } from '../options.js';
 import type { AuthInfo } from '../types.js';
 import type { ResolvedIntrospectionOptions } from './options.js';
@@ -53,9 +55,11 @@ export interface IntrospectorDeps {
   readonly resolved: ResolvedOptions;
   readonly introspection: ResolvedIntrospectionOptions;
   /** The only issuer's key set (RFC 9701 answers); `undefined` with several issuers or a resolver. */
-  readonly keys: RemoteKeySet | undefined;
+  readonly keys: KeySet | undefined;
   readonly cache: ResultCache | undefined;
   readonly context: ErrorContext;
+  /** Told when an answer is refused for its audience; `undefined` when `onWarning` is off. */
+  readonly audienceWarnings?: AudienceWarnings | undefined;
 }
 
 /** Whether `token` has the shape of a compact JWS: exactly two dots. */
@@ -152,7 +156,7 @@ export class Introspector {
     if (answer.active !== true) throw new InvalidTokenError('inactive', context);
     const claims = toClaims(answer, this.#issuer);
     if (claims === undefined) throw new InvalidTokenError('claim', context, 'token_type');
-    const checked = checkClaims(claims, this.#claimOptions, now, context);
+    const checked = checkClaims(claims, this.#claimOptions, now, context, this.#deps.audienceWarnings);
     const info = createAuthInfo(token, claims, checked);
     if (introspection.cacheMaxAge > 0)
       cache?.set(token, info, Math.min(checked.validUntil, now + introspection.cacheMaxAge), now);

@@ -8,7 +8,7 @@
  */
 import { type ErrorContext, UnavailableError } from '../errors.js';
 import { verifySignature } from '../internal/platform.js';
-import type { RemoteKeySet } from '../jwks.js';
+import type { KeySet } from '../jwks.js';
 import { JwsParser } from '../jws.js';
 import type { Algorithm } from '../types.js';
 
@@ -46,7 +46,7 @@ export interface JwtResponseCheck {
   readonly issuer: string;
   readonly clientId: string;
   /** The issuer's key set; `undefined` when there is no single issuer (a JWT answer is then refused). */
-  readonly keys: RemoteKeySet | undefined;
+  readonly keys: KeySet | undefined;
   readonly algorithms: ReadonlySet<Algorithm>;
   readonly context: ErrorContext;
 }
@@ -109,7 +109,7 @@ async function verifyJwtResponse(text: string, check: JwtResponseCheck): Promise
   const { keys } = check;
   if (keys === undefined)
     throw new IntrospectionFailure('a JWT introspection response needs a single configured issuer');
-  let candidates: Awaited<ReturnType<RemoteKeySet['resolve']>>;
+  let candidates: Awaited<ReturnType<KeySet['resolve']>>;
   try {
     candidates = keys.select(kid, alg) ?? (await keys.resolve(kid, alg));
   } catch (error) {
