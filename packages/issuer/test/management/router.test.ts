@@ -66,6 +66,12 @@ describe.each(DRIVERS)('%s', (driver) => {
         { clientId: 'worker', clientSecret: SECRETS.worker },
       );
       expect((await api(t, other.body.access_token, 'GET', '/users')).status).toBe(401);
+      // The issuer's log says why, once, naming the audiences (#29 item 9), never the token.
+      const warnings = t.logs.lines.filter((line) => line.includes('"event":"management.token_warning"'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(ORDERS);
+      expect(warnings[0]).toContain(`${t.baseUrl}/api`);
+      expect(t.logs.text).not.toContain(String(other.body.access_token));
     });
 
     it('B42: an opaque (userinfo) token used as the bearer → 401', async () => {
