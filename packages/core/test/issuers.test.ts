@@ -224,6 +224,41 @@ describe('an issuer function (tenants)', () => {
     expect(requests()).toEqual([before[0], before[1], before[2]! + 1]);
   });
 
+  it('E2: an attacker-chosen http:// iss with an issuer function: 401 invalid_token issuer, never 503 or a warning; the function is not asked', async () => {
+    const asked: string[] = [];
+    const warnings: unknown[] = [];
+    const verifier = createVerifier({
+      issuer: (iss) => {
+        asked.push(iss);
+        return true;
+      },
+      audience: AUDIENCE,
+      onWarning: (warning) => warnings.push(warning),
+    });
+    const before = requests();
+    for (const iss of [
+      'http://evil.example.com',
+      'http://evil.example.com/oidc',
+      'HTTP://EVIL.example.com/',
+      'http://evil.example.com:443/',
+      'http:evil.example.com',
+    ]) {
+      const token = unsigned(iss);
+      await expectAuthError(verifier.verify(token), invalidToken('issuer'));
+      const request = new Request('https://api.example.com/data', {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      await expectAuthError(verifier.authenticate(request), invalidToken('issuer'));
+      const error = await verifier.verify(token).catch((e) => e);
+      expect(error).toBeInstanceOf(InvalidTokenError);
+      expect(error).toMatchObject({ status: 401, code: 'invalid_token', reason: 'issuer' });
+    }
+    expect(asked).toEqual([]);
+    expect(warnings).toEqual([]);
+    expect(requests()).toEqual(before);
+    expect(verifier.keyStats.keySets).toBe(0);
+  });
+
   it('E2: 10,000 random iss values refused by the function fetch nothing and hold no key set', async () => {
     let calls = 0;
     const verifier = make({

@@ -33,10 +33,26 @@ const toRequestLike = (request: FastifyRequest, origin: string | undefined): Req
     location: () => ({ protocol: request.protocol, host: request.host, target: request.url }),
   });
 
+/**
+ * The options Fastify itself reads from `app.register(plugin, options)` and hands on to the plugin with
+ * the plugin's own (see Fastify's "Plugins" reference). They are Fastify's, not Gatehouse's: set aside
+ * before the plugin's options are checked for unknown keys.
+ */
+const REGISTER_OPTIONS: ReadonlySet<string> = new Set(['prefix', 'logLevel', 'logSerializers']);
+
+/** `options` without the keys Fastify's `register()` itself reads. */
+const ownOptions = (options: GatehouseOptions): GatehouseOptions => {
+  if (typeof options !== 'object' || options === null) return options;
+  if (!Object.keys(options).some((key) => REGISTER_OPTIONS.has(key))) return options;
+  return Object.fromEntries(
+    Object.entries(options).filter(([key]) => !REGISTER_OPTIONS.has(key)),
+  ) as GatehouseOptions;
+};
+
 const plugin: FastifyPluginCallback<GatehouseOptions> = (app, options, done) => {
   let resolved: ResolvedAdapterOptions;
   try {
-    resolved = resolveAdapterOptions(options);
+    resolved = resolveAdapterOptions(ownOptions(options));
   } catch (err) {
     return done(err as Error);
   }

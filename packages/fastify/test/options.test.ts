@@ -48,6 +48,28 @@ describe('option validation at registration', () => {
   });
 });
 
+describe("Fastify's own register options", () => {
+  it('accepts prefix, logLevel and logSerializers beside its own options, and still refuses unknown ones', async () => {
+    const app = Fastify();
+    await app.register(gatehouse, {
+      ...base,
+      prefix: '/api',
+      logLevel: 'warn',
+      logSerializers: { req: () => 'r' },
+    });
+    app.get('/api/data', { onRequest: app.requireAuth }, async () => ({ ok: true }));
+    const res = await app.inject({ method: 'GET', url: '/api/data' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ error: 'unauthorized', error_description: 'No access token was provided' });
+    await app.close();
+
+    const typo = Fastify();
+    typo.register(gatehouse, { ...base, prefix: '/api', prefx: '/api' } as never);
+    await expect(typo.ready()).rejects.toThrow('unknown option "prefx"');
+    await typo.close();
+  });
+});
+
 describe('a misconfiguration is never silent', () => {
   it('refuses a mistyped option with the closest known name, and an empty scope requirement', async () => {
     const bad = Fastify();
