@@ -22,17 +22,17 @@ import type {
   KoaContextWithOIDC,
 } from 'oidc-provider';
 import type { Logger } from 'pino';
-import { claimsParameterAssertion } from '../config/claims-parameter.js';
 import { DEFAULTS, OIDC_SCOPES } from '../config/defaults.js';
 import { boundDescription } from '../config/error-echo.js';
 import type { ResolvedConfig } from '../config/schema.js';
-import { authenticationClaims, SUPPORTED_ACR_VALUES, stepUpPolicy } from '../config/step-up.js';
 import type { CustomClaims } from '../customize/claims.js';
 import { getExchangeState } from '../grants/exchange-state.js';
 import { mayIntrospect } from '../grants/impersonation-introspection.js';
 import { defaultResource, resourceServerInfo } from '../grants/resources.js';
 import { applyRolesClaim } from '../grants/roles-claim.js';
 import { findApplication } from '../grants/token-request.js';
+import { claimsParameterAssertion } from '../interactions/claims-parameter.js';
+import { authenticationClaims, SUPPORTED_ACR_VALUES, stepUpPolicy } from '../interactions/step-up.js';
 import { PAGE_HEADERS } from '../interactions/views/layout.js';
 import { renderError, renderLoggedOut, renderLogout } from '../interactions/views/message.js';
 import type { KeySet } from '../keys.js';
@@ -143,7 +143,7 @@ export function buildConfiguration(deps: ProviderDeps): Configuration {
     features: {
       devInteractions: { enabled: false },
       // OIDC Core §5.5, for the claims about the sign-in only: an essential acr is stepped up or
-      // refused, never answered with a weaker level (claims-parameter.ts, step-up.ts).
+      // refused, never answered with a weaker level (interactions/claims-parameter.ts and step-up.ts).
       claimsParameter: {
         enabled: true,
         assertClaimsParameter: claimsParameterAssertion(SUPPORTED_ACR_VALUES),
