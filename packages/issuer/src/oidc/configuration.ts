@@ -23,7 +23,6 @@ import type {
 } from 'oidc-provider';
 import type { Logger } from 'pino';
 import { DEFAULTS, OIDC_SCOPES } from '../config/defaults.js';
-import { boundDescription } from '../config/error-echo.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import type { CustomClaims } from '../customize/claims.js';
 import { getExchangeState } from '../grants/exchange-state.js';
@@ -35,6 +34,7 @@ import { claimsParameterAssertion } from '../interactions/claims-parameter.js';
 import { authenticationClaims, SUPPORTED_ACR_VALUES, stepUpPolicy } from '../interactions/step-up.js';
 import { PAGE_HEADERS } from '../interactions/views/layout.js';
 import { renderError, renderLoggedOut, renderLogout } from '../interactions/views/message.js';
+import { boundDescription } from '../internal/error-echo.js';
 import type { KeySet } from '../keys.js';
 import { createAdapter } from '../storage/adapter.js';
 import type { Store } from '../storage/store.js';

@@ -8,11 +8,11 @@
  * @module
  */
 import Provider from 'oidc-provider';
-import { boundErrorBody } from '../config/error-echo.js';
 import { installDpop } from '../dpop.js';
 import { installImpersonationIntrospection } from '../grants/impersonation-introspection.js';
 import { GRANT_NOT_ALLOWED } from '../grants/token-exchange.js';
 import { reuseTokenClients } from '../grants/token-request.js';
+import { boundErrorBody } from '../internal/error-echo.js';
 import { epoch } from '../internal/ids.js';
 import { verifySecret } from '../internal/secrets.js';
 import { buildConfiguration, type ProviderDeps } from './configuration.js';
@@ -43,7 +43,7 @@ export function createProvider(deps: ProviderDeps): Provider {
     return typeof actual === 'string' && verifySecret(actual, this.clientSecret ?? '');
   };
   // RFC 6749 §5.2: a client not allowed a grant type gets unauthorized_client (oidc-provider says invalid_request).
-  // Every error body echoes a bounded part of the request only (error-echo.ts).
+  // Every error body echoes a bounded part of the request only (internal/error-echo.ts).
   provider.use(async (ctx, next) => {
     await next();
     const bounded = boundErrorBody(ctx.body);
