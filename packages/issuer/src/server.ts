@@ -9,7 +9,6 @@
 import type { Logger } from 'pino';
 import { markAdminSecretUsed } from './bootstrap.js';
 import { DEFAULTS } from './config/defaults.js';
-import { type IssuerConfig, type ResolvedConfig, resolveConfig } from './config/schema.js';
 import { mountConsole } from './console/routes.js';
 import { loadCustomClaims } from './customize/load.js';
 import { createFrontHandler } from './front.js';
@@ -18,6 +17,7 @@ import { createInteractionRoutes } from './interactions/routes.js';
 import { createAuditTrail } from './internal/audit.js';
 import { epoch } from './internal/ids.js';
 import type { Issuer } from './issuer.js';
+import { type IssuerConfig, type ResolvedConfig, resolveConfig } from './issuer-config.js';
 import { createKeyLifecycle } from './key-lifecycle.js';
 import { createLogger } from './logger.js';
 import { startMaintenance } from './maintenance.js';

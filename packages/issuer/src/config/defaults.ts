@@ -1,6 +1,6 @@
 /**
  * The one frozen {@link DEFAULTS} object of `@gatehouse/issuer`. Every default the issuer applies is here,
- * with its unit and the reason for the value; `resolveConfig()` in `schema.ts` is the only place that
+ * with its unit and the reason for the value; `resolveSettings()` in `schema.ts` is the only place that
  * merges it with user configuration.
  *
  * @module

@@ -23,7 +23,6 @@ import type {
 } from 'oidc-provider';
 import type { Logger } from 'pino';
 import { DEFAULTS, OIDC_SCOPES } from '../config/defaults.js';
-import type { ResolvedConfig } from '../config/schema.js';
 import type { CustomClaims } from '../customize/claims.js';
 import { getExchangeState } from '../grants/exchange-state.js';
 import { mayIntrospect } from '../grants/impersonation-introspection.js';
@@ -35,6 +34,7 @@ import { authenticationClaims, SUPPORTED_ACR_VALUES, stepUpPolicy } from '../int
 import { PAGE_HEADERS } from '../interactions/views/layout.js';
 import { renderError, renderLoggedOut, renderLogout } from '../interactions/views/message.js';
 import { boundDescription } from '../internal/error-echo.js';
+import type { ResolvedConfig } from '../issuer-config.js';
 import type { KeySet } from '../keys.js';
 import { createAdapter } from '../storage/adapter.js';
 import type { Store } from '../storage/store.js';
