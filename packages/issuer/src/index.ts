@@ -21,14 +21,14 @@ export { type ConsoleConfig, type ResolvedConsoleConfig, resolveConsoleConfig } 
 export {
   CUSTOM_CLAIMS_ON_ERROR,
   type CustomClaimsOnError,
-  DEFAULTS,
   LOG_LEVELS,
   type LogLevel,
   MAX_ROLES_CLAIM,
   MAX_SUBJECT_TOKEN_TTL,
   SIGNING_ALGORITHMS,
   type SigningAlgorithm,
-} from './config/defaults.js';
+} from './config/constants.js';
+export { DEFAULTS } from './config/defaults.js';
 export { type DpopConfig, type ResolvedDpopConfig, resolveDpopConfig } from './config/dpop.js';
 export type {
   ProxyConfig,

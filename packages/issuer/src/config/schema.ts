@@ -13,11 +13,11 @@ import { resolveConsoleConfig } from './console.js';
 import {
   ACCESS_TOKEN_FORMATS,
   CUSTOM_CLAIMS_ON_ERROR,
-  DEFAULTS,
   LOG_LEVELS,
   MAX_SUBJECT_TOKEN_TTL,
   SIGNING_ALGORITHMS,
-} from './defaults.js';
+} from './constants.js';
+import { DEFAULTS } from './defaults.js';
 import { resolveDpopConfig } from './dpop.js';
 import { checkOptionNames, OPTION_TREE } from './keys.js';
 import { integer, oneOf, parseSetting, parseSettings, text, withDefaults } from './parse.js';

@@ -8,7 +8,7 @@
  */
 import type { DestinationStream, Logger } from 'pino';
 import type { ConsoleConfig, ResolvedConsoleConfig } from './console.js';
-import type { AccessTokenFormat, CustomClaimsOnError, LogLevel, SigningAlgorithm } from './defaults.js';
+import type { AccessTokenFormat, CustomClaimsOnError, LogLevel, SigningAlgorithm } from './constants.js';
 import type { DpopConfig, ResolvedDpopConfig } from './dpop.js';
 import type { ProxyConfig, RateLimitConfig, ResolvedProtectionConfig, SignInConfig } from './protection.js';
 import type { ResolvedWebhookConfig, WebhookConfig } from './webhooks.js';

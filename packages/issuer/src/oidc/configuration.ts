@@ -22,7 +22,8 @@ import type {
   KoaContextWithOIDC,
 } from 'oidc-provider';
 import type { Logger } from 'pino';
-import { DEFAULTS, OIDC_SCOPES } from '../config/defaults.js';
+import { OIDC_SCOPES } from '../config/constants.js';
+import { DEFAULTS } from '../config/defaults.js';
 import type { CustomClaims } from '../customize/claims.js';
 import { getExchangeState } from '../grants/exchange-state.js';
 import { mayIntrospect } from '../grants/impersonation-introspection.js';
