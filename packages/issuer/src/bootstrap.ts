@@ -13,11 +13,11 @@
  * @module
  */
 import type { Logger } from 'pino';
-import type { ResolvedConfig } from './config/schema.js';
 import { ensureConsole } from './console/bootstrap.js';
 import { NoAdministratorError, StoreConflictError } from './errors.js';
 import { newId } from './internal/ids.js';
 import { generateSecret, hashSecret, verifySecret } from './internal/secrets.js';
+import type { ResolvedConfig } from './issuer-config.js';
 import { MANAGEMENT_SCOPES } from './management/scopes.js';
 import type { ResourceRecord, RoleRecord, Store } from './storage/store.js';
 

@@ -1,5 +1,5 @@
 /**
- * DPoP (RFC 9449) wiring of the issuer, besides the oidc-provider settings in `config/provider.ts`:
+ * DPoP (RFC 9449) wiring of the issuer, besides the oidc-provider settings in `oidc/configuration.ts`:
  *
  * - the nonce secret: 32 random bytes generated on the first start and kept in the store's settings,
  *   so every instance on one database hands out and accepts the same nonces (RFC 9449 §8);

@@ -8,7 +8,7 @@
  * @module
  */
 import { errors } from 'oidc-provider';
-import { MAX_ROLES_CLAIM } from './config/defaults.js';
+import { MAX_ROLES_CLAIM } from './config/constants.js';
 
 /**
  * A setting is missing or invalid. The message and {@link ConfigError.option} name the setting.

@@ -8,8 +8,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import type { ResolvedConfig } from './config/schema.js';
 import { sendJson } from './internal/http.js';
+import type { ResolvedConfig } from './issuer-config.js';
 import type { Store } from './storage/store.js';
 
 /**

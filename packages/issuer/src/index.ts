@@ -21,14 +21,14 @@ export { type ConsoleConfig, type ResolvedConsoleConfig, resolveConsoleConfig } 
 export {
   CUSTOM_CLAIMS_ON_ERROR,
   type CustomClaimsOnError,
-  DEFAULTS,
   LOG_LEVELS,
   type LogLevel,
   MAX_ROLES_CLAIM,
   MAX_SUBJECT_TOKEN_TTL,
   SIGNING_ALGORITHMS,
   type SigningAlgorithm,
-} from './config/defaults.js';
+} from './config/constants.js';
+export { DEFAULTS } from './config/defaults.js';
 export { type DpopConfig, type ResolvedDpopConfig, resolveDpopConfig } from './config/dpop.js';
 export type {
   ProxyConfig,
@@ -37,20 +37,17 @@ export type {
   ResolvedProxyConfig,
   SignInConfig,
 } from './config/protection.js';
-export {
-  type AdminConfig,
-  type CustomJwtClaimsConfig,
-  type HttpConfig,
-  type IssuerConfig,
-  type KeyConfig,
-  type LogConfig,
-  type PasswordConfig,
-  type PostgresConfig,
-  type ResolvedConfig,
-  resolveConfig,
-  type SubjectTokenConfig,
-  type TokenExchangeConfig,
-  type TtlConfig,
+export type {
+  AdminConfig,
+  CustomJwtClaimsConfig,
+  HttpConfig,
+  KeyConfig,
+  LogConfig,
+  PasswordConfig,
+  PostgresConfig,
+  SubjectTokenConfig,
+  TokenExchangeConfig,
+  TtlConfig,
 } from './config/schema.js';
 export {
   type ResolvedWebhookConfig,
@@ -103,6 +100,7 @@ export {
 } from './errors.js';
 export { GRANTS, type GrantContext, type GrantModule } from './grants/index.js';
 export { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES, tokenExchangeGrant } from './grants/token-exchange.js';
+export { type IssuerConfig, type ResolvedConfig, resolveConfig } from './issuer-config.js';
 export { generateSigningKey, type Jwk, type KeySet, type SigningKeyInfo } from './keys.js';
 export { createLogger, REDACT_PATHS, REDACTED_FIELDS } from './logger.js';
 export { MANAGEMENT_SCOPES } from './management/scopes.js';

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { BootstrapResult } from './bootstrap.js';
-import type { ResolvedConfig } from './config/schema.js';
+import type { ResolvedConfig } from './issuer-config.js';
 import type { SigningKeyInfo } from './keys.js';
 import type { SeedResult } from './seed.js';
 import type { Store } from './storage/store.js';

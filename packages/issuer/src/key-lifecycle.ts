@@ -7,8 +7,8 @@
  * @module
  */
 import type { Logger } from 'pino';
-import type { ResolvedConfig } from './config/schema.js';
 import { epoch } from './internal/ids.js';
+import type { ResolvedConfig } from './issuer-config.js';
 import { describeKey, type KeySet, loadKeySet, rotateSigningKey, type SigningKeyInfo } from './keys.js';
 import type { NewAuditEvent, SigningKeyRecord, Store } from './storage/store.js';
 

@@ -6,8 +6,8 @@
  * @module
  */
 import { createHash, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
-import type { SigningAlgorithm } from './config/defaults.js';
-import type { ResolvedConfig } from './config/schema.js';
+import type { SigningAlgorithm } from './config/constants.js';
+import type { ResolvedConfig } from './issuer-config.js';
 import type { NewAuditEvent, SigningKeyRecord, Store } from './storage/store.js';
 
 /** A JWK as published or handed to oidc-provider. */

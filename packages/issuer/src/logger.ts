@@ -6,7 +6,7 @@
  * @module
  */
 import pino, { type Logger } from 'pino';
-import type { ResolvedConfig } from './config/schema.js';
+import type { ResolvedConfig } from './issuer-config.js';
 
 /** Field names whose values never reach a log line. */
 export const REDACTED_FIELDS = Object.freeze([

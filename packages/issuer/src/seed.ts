@@ -6,7 +6,6 @@
  * @module
  */
 import { z } from 'zod';
-import type { ResolvedConfig } from './config/schema.js';
 import { ValidationError } from './errors.js';
 import { newId } from './internal/ids.js';
 import {
@@ -16,6 +15,7 @@ import {
   verifyPassword,
   verifySecret,
 } from './internal/secrets.js';
+import type { ResolvedConfig } from './issuer-config.js';
 import { checkShape, impersonationTtl } from './management/applications.js';
 import {
   clientId,

@@ -8,10 +8,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import type { ResolvedConfig } from './config/schema.js';
 import type { RequestHandler } from './front.js';
 import { answerClientError } from './internal/client-error.js';
 import { closeServer, listenOn, stopStarting } from './internal/listen.js';
+import type { ResolvedConfig } from './issuer-config.js';
 
 /**
  * The issuer's servers.

@@ -8,10 +8,10 @@
 import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import { type BootstrapResult, bootstrap, SETTING_KEYS } from './bootstrap.js';
-import type { ResolvedConfig } from './config/schema.js';
 import { loadNonceSecret } from './dpop.js';
 import { epoch } from './internal/ids.js';
 import { generateSecret } from './internal/secrets.js';
+import type { ResolvedConfig } from './issuer-config.js';
 import { type KeySet, loadKeySet } from './keys.js';
 import { openStore } from './storage/open.js';
 import type { Store } from './storage/store.js';

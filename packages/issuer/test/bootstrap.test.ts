@@ -4,9 +4,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bootstrap, resetAdminSecret } from '../src/bootstrap.js';
-import { resolveConfig } from '../src/config/schema.js';
 import { NoAdministratorError } from '../src/errors.js';
 import { verifySecret } from '../src/internal/secrets.js';
+import { resolveConfig } from '../src/issuer-config.js';
 import { MANAGEMENT_SCOPES } from '../src/management/scopes.js';
 import type { Store } from '../src/storage/store.js';
 import { DRIVERS, openTestStore } from './helpers/drivers.js';

@@ -14,9 +14,10 @@ import {
   type OptionTree,
   withoutPaths,
 } from '../config/keys.js';
-import { type IssuerConfig, isMalformedDatabaseUrl } from '../config/schema.js';
+import { isMalformedDatabaseUrl } from '../config/schema.js';
 import { ConfigError } from '../errors.js';
 import { closest } from '../internal/suggest.js';
+import type { IssuerConfig } from '../issuer-config.js';
 import { CLI_SETTINGS, parseValue, type SettingKind } from './settings.js';
 
 /**

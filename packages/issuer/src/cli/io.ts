@@ -4,7 +4,7 @@
  * @module
  */
 import type { DestinationStream } from 'pino';
-import type { IssuerConfig } from '../config/schema.js';
+import type { IssuerConfig } from '../issuer-config.js';
 import type { ParsedArgs } from './args.js';
 import { loadSettings, type SettingOrigin, unknownVariables } from './config.js';
 

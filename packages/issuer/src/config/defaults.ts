@@ -1,60 +1,12 @@
 /**
  * The one frozen {@link DEFAULTS} object of `@gatehouse/issuer`. Every default the issuer applies is here,
- * with its unit and the reason for the value; `resolveConfig()` in `schema.ts` is the only place that
+ * with its unit and the reason for the value; `resolveSettings()` in `schema.ts` is the only place that
  * merges it with user configuration.
  *
  * @module
  */
 import { availableParallelism } from 'node:os';
-
-/** Signing algorithms the issuer can generate keys for. `RS256` is what every OpenID Connect relying party supports. */
-export const SIGNING_ALGORITHMS = Object.freeze(['RS256', 'PS256', 'ES256', 'EdDSA'] as const);
-
-/**
- * Formats of the access tokens issued for API resources: `jwt` (RFC 9068, validated locally by APIs) or
- * `opaque` (a random handle, checked by introspection and revocable at once).
- */
-export const ACCESS_TOKEN_FORMATS = Object.freeze(['jwt', 'opaque'] as const);
-
-/** One of {@link ACCESS_TOKEN_FORMATS}. */
-export type AccessTokenFormat = (typeof ACCESS_TOKEN_FORMATS)[number];
-
-/** One of {@link SIGNING_ALGORITHMS}. */
-export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
-
-/** Standard OpenID Connect scopes the issuer knows. Every other scope belongs to an API resource. */
-export const OIDC_SCOPES: ReadonlySet<string> = Object.freeze(
-  new Set(['openid', 'offline_access', 'profile', 'email']),
-);
-
-/** What the custom-claims policy does when the function throws, hangs, crashes or returns something unusable. */
-export const CUSTOM_CLAIMS_ON_ERROR = Object.freeze(['deny', 'issue-without-claims'] as const);
-
-/** One of {@link CUSTOM_CLAIMS_ON_ERROR}. */
-export type CustomClaimsOnError = (typeof CUSTOM_CLAIMS_ON_ERROR)[number];
-
-/** Hard maximum of `subjectTokens.ttl`, in seconds: a subject token is meant to be redeemed at once. */
-export const MAX_SUBJECT_TOKEN_TTL = 3_600;
-
-/**
- * Most roles a `roles` claim may list (API resources with `rolesClaim`). A subject holding more roles
- * for the resource gets no token (`400 access_denied`) rather than a truncated list; see docs/scopes-and-roles.md.
- */
-export const MAX_ROLES_CLAIM = 50;
-
-/** Log levels accepted by `log.level`. */
-export const LOG_LEVELS = Object.freeze([
-  'fatal',
-  'error',
-  'warn',
-  'info',
-  'debug',
-  'trace',
-  'silent',
-] as const);
-
-/** One of {@link LOG_LEVELS}. */
-export type LogLevel = (typeof LOG_LEVELS)[number];
+import type { AccessTokenFormat, CustomClaimsOnError, LogLevel, SigningAlgorithm } from './constants.js';
 
 /**
  * Default value of every setting.

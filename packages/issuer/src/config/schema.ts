@@ -1,5 +1,5 @@
 /**
- * {@link resolveConfig}: the only place {@link IssuerConfig} (what users write, `types.ts`) is merged
+ * {@link resolveSettings}: the only place {@link IssuerSettings} (what users write, `types.ts`) is merged
  * with `DEFAULTS` and validated. A bad setting, or a name that is no setting, throws a `ConfigError`
  * naming it, before anything starts.
  *
@@ -9,33 +9,32 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import type { Store } from '../storage/store.js';
 import { resolveConsoleConfig } from './console.js';
 import {
   ACCESS_TOKEN_FORMATS,
   CUSTOM_CLAIMS_ON_ERROR,
-  DEFAULTS,
   LOG_LEVELS,
   MAX_SUBJECT_TOKEN_TTL,
   SIGNING_ALGORITHMS,
-} from './defaults.js';
+} from './constants.js';
+import { DEFAULTS } from './defaults.js';
 import { resolveDpopConfig } from './dpop.js';
 import { checkOptionNames, OPTION_TREE } from './keys.js';
 import { integer, oneOf, parseSetting, parseSettings, text, withDefaults } from './parse.js';
 import { resolveProtection } from './protection.js';
-import type { CustomJwtClaimsConfig, IssuerConfig, ResolvedConfig } from './types.js';
+import type { CustomJwtClaimsConfig, IssuerSettings, ResolvedSettings } from './types.js';
 import { resolveWebhookConfig } from './webhooks.js';
 
 export type {
   AdminConfig,
   CustomJwtClaimsConfig,
   HttpConfig,
-  IssuerConfig,
+  IssuerSettings,
   KeyConfig,
   LogConfig,
   PasswordConfig,
   PostgresConfig,
-  ResolvedConfig,
+  ResolvedSettings,
   SubjectTokenConfig,
   TokenExchangeConfig,
   TtlConfig,
@@ -69,8 +68,9 @@ function parseBaseUrl(value: unknown): URL {
   return url;
 }
 
-function isStore(value: unknown): value is Store {
-  const store = value as Store;
+/** Whether `value` has the shape of a storage driver (`Store`, storage/store.ts) as far as it is checked here. */
+function isStore(value: unknown): boolean {
+  const store = value as { migrate?: unknown; users?: unknown; payloads?: unknown };
   return (
     value !== null &&
     typeof value === 'object' &&
@@ -214,22 +214,23 @@ export function isMalformedDatabaseUrl(value: string): boolean {
 
 /**
  * Merge `config` with {@link DEFAULTS} and validate it. Throws a `ConfigError` naming the first bad
- * setting, or the first name (at any level) that is not a setting, with the closest known one.
+ * setting, or the first name (at any level) that is not a setting, with the closest known one. A ready
+ * `store` is checked for its shape and passed through as it is. The package exports it as
+ * `resolveConfig()` (issuer-config.ts), typed with `Store`.
  *
  * @example
  * ```ts
- * import { resolveConfig } from '@gatehouse/issuer';
- * resolveConfig({ baseUrl: 'http://localhost:3001', keys: { gracePeriod: -1 } });
+ * resolveSettings({ baseUrl: 'http://localhost:3001', keys: { gracePeriod: -1 } });
  * // ConfigError: "keys.gracePeriod" must be an integer, 0 or more
- * resolveConfig({ baseURL: 'http://localhost:3001' });
+ * resolveSettings({ baseURL: 'http://localhost:3001' });
  * // ConfigError: "baseURL" is not a known option — did you mean "baseUrl"?
  * ```
  */
-export function resolveConfig(config: IssuerConfig): ResolvedConfig {
+export function resolveSettings<Driver>(config: IssuerSettings<Driver>): ResolvedSettings<Driver> {
   if (config === null || typeof config !== 'object' || Array.isArray(config))
     throw new ConfigError('config', 'must be an object');
   checkOptionNames(config as unknown as Record<string, unknown>, OPTION_TREE);
-  const given = <T>(schema: z.ZodType<T>, option: keyof IssuerConfig, fallback: T): T =>
+  const given = <T>(schema: z.ZodType<T>, option: keyof IssuerSettings, fallback: T): T =>
     config[option] === undefined ? fallback : parseSetting(schema, config[option], option);
   const port = given(integer(0, 65_535), 'port', DEFAULTS.port);
   const url = parseBaseUrl(config.baseUrl);

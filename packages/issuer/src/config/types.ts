@@ -1,13 +1,14 @@
 /**
- * {@link IssuerConfig}, what users write (to `createIssuer()`, or through the CLI's config file,
- * environment and flags), and {@link ResolvedConfig}, what `resolveConfig()` makes of it.
+ * {@link IssuerSettings}, what users write (to `createIssuer()`, or through the CLI's config file,
+ * environment and flags), and {@link ResolvedSettings}, what `resolveSettings()` makes of it. Both leave
+ * the type of a ready storage driver (`store`) open: the package's `IssuerConfig` and `ResolvedConfig`
+ * (issuer-config.ts) fill in `Store`, so config/ names nothing of storage/.
  *
  * @module
  */
 import type { DestinationStream, Logger } from 'pino';
-import type { Store } from '../storage/store.js';
 import type { ConsoleConfig, ResolvedConsoleConfig } from './console.js';
-import type { AccessTokenFormat, CustomClaimsOnError, LogLevel, SigningAlgorithm } from './defaults.js';
+import type { AccessTokenFormat, CustomClaimsOnError, LogLevel, SigningAlgorithm } from './constants.js';
 import type { DpopConfig, ResolvedDpopConfig } from './dpop.js';
 import type { ProxyConfig, RateLimitConfig, ResolvedProtectionConfig, SignInConfig } from './protection.js';
 import type { ResolvedWebhookConfig, WebhookConfig } from './webhooks.js';
@@ -196,14 +197,14 @@ export interface AdminConfig {
 }
 
 /**
- * Options of `createIssuer()`. Only `baseUrl` is required.
+ * Options of `createIssuer()` (as `IssuerConfig`, with `Driver` = `Store`). Only `baseUrl` is required.
  *
  * @example
  * ```ts
- * const config: IssuerConfig = { baseUrl: 'http://localhost:3001', dataDir: './.data' };
+ * const config: IssuerSettings = { baseUrl: 'http://localhost:3001', dataDir: './.data' };
  * ```
  */
-export interface IssuerConfig {
+export interface IssuerSettings<Driver = unknown> {
   /** Public URL of the issuer, e.g. `http://localhost:3001`. The issuer identifier is `{baseUrl}/oidc`. */
   baseUrl: string;
   /** Port `listen()` binds by default. Default 3001. */
@@ -220,7 +221,7 @@ export interface IssuerConfig {
   /** PostgreSQL pool settings. */
   postgres?: PostgresConfig;
   /** A ready storage driver; replaces `database`. */
-  store?: Store;
+  store?: Driver;
   /**
    * Replaced by `proxy`: only `false` is accepted. `true` is refused with a message naming
    * `proxy.hops`, since it trusted the left-most `X-Forwarded-For` entry, which clients write.
@@ -255,15 +256,15 @@ export interface IssuerConfig {
 }
 
 /**
- * {@link IssuerConfig} after defaults and validation.
+ * {@link IssuerSettings} after defaults and validation (as `ResolvedConfig`, with `Driver` = `Store`).
  *
  * @example
  * ```ts
- * const config: ResolvedConfig = resolveConfig({ baseUrl: 'http://localhost:3001' });
+ * const config: ResolvedSettings = resolveSettings({ baseUrl: 'http://localhost:3001' });
  * config.issuer; // 'http://localhost:3001/oidc'
  * ```
  */
-export interface ResolvedConfig {
+export interface ResolvedSettings<Driver = unknown> {
   /** `baseUrl` without a trailing slash. */
   readonly baseUrl: string;
   /** Path part of `baseUrl` (`''` when it is the origin). */
@@ -276,7 +277,7 @@ export interface ResolvedConfig {
   readonly host: string;
   readonly database: string;
   readonly postgres: Readonly<Required<PostgresConfig>>;
-  readonly store: Store | undefined;
+  readonly store: Driver | undefined;
   /** Whether any proxy is trusted (`proxy.hops` > 0 or `proxy.addresses` set): `X-Forwarded-*` are read. */
   readonly trustProxy: boolean;
   readonly accessTokenFormat: AccessTokenFormat;

@@ -1,12 +1,14 @@
 /**
  * The `webhooks` setting of the issuer: which private targets webhooks may reach anyway, when a failing
  * endpoint is disabled, how long a rotated-out signing secret stays valid, and how many deliveries one
- * endpoint may have in flight. The delivery loop's other timings are fixed (`DEFAULTS.webhooks`).
+ * endpoint may have in flight. The delivery loop's other timings are fixed (`DEFAULTS.webhooks`). An
+ * `allowedPrivateTargets` entry is parsed here ({@link parseAllowedTarget}); webhooks/targets.ts applies it.
  *
  * @module
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
-import { parseAllowedTarget } from '../webhooks/targets.js';
+import { bareHost, type IpAddress, ipaddr } from '../internal/ip.js';
 import { DEFAULTS } from './defaults.js';
 import { integer, parseSettings, withDefaults } from './parse.js';
 
@@ -59,6 +61,36 @@ export interface WebhookConfig {
  * ```
  */
 export type ResolvedWebhookConfig = Readonly<Required<WebhookConfig>>;
+
+/**
+ * An entry of `webhooks.allowedPrivateTargets` parsed: an address, a CIDR range or a host name.
+ * Throws a `TypeError` for anything else.
+ *
+ * @example
+ * ```ts
+ * parseAllowedTarget('10.0.0.0/8'); // { range: [IPv4, 8] }
+ * parseAllowedTarget('hooks.internal'); // { name: 'hooks.internal' }
+ * ```
+ */
+export function parseAllowedTarget(
+  entry: string,
+): { readonly range: [IpAddress, number] } | { readonly name: string } {
+  const [network = '', bits, ...rest] = entry.split('/');
+  if (isIP(network) !== 0 && rest.length === 0 && bits !== undefined && ipaddr.isValidCIDR(entry))
+    return { range: ipaddr.parseCIDR(entry) };
+  if (isIP(entry) !== 0) {
+    const address = ipaddr.parse(entry);
+    return { range: [address, address.kind() === 'ipv4' ? 32 : 128] };
+  }
+  const name = bareHost(entry);
+  if (
+    /^(?=.{1,253}$)(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/.test(
+      name,
+    )
+  )
+    return { name };
+  throw new TypeError(`${JSON.stringify(entry.slice(0, 64))} is not an address, a CIDR range or a host name`);
+}
 
 const TARGET = z.string().superRefine((entry, context) => {
   try {

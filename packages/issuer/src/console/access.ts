@@ -9,7 +9,7 @@
  */
 import type { AuthInfo } from '@gatehouse/core';
 import { DEFAULTS } from '../config/defaults.js';
-import type { ResolvedConfig } from '../config/schema.js';
+import type { ResolvedConfig } from '../issuer-config.js';
 import type { StoreTables } from '../storage/store.js';
 
 /**

@@ -14,8 +14,8 @@
  * @module
  */
 import { DEFAULTS } from '../config/defaults.js';
-import type { ResolvedConfig } from '../config/schema.js';
 import { newId } from '../internal/ids.js';
+import type { ResolvedConfig } from '../issuer-config.js';
 import { MANAGEMENT_SCOPES } from '../management/scopes.js';
 import type { ResourceRecord, Store } from '../storage/store.js';
 

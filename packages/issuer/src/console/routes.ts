@@ -13,8 +13,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { DEFAULTS } from '../config/defaults.js';
-import type { ResolvedConfig } from '../config/schema.js';
 import { sendJson } from '../internal/http.js';
+import type { ResolvedConfig } from '../issuer-config.js';
 import { type ConsoleAssets, loadConsoleAssets } from './assets.js';
 import { consoleUris } from './bootstrap.js';
 

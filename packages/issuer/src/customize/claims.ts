@@ -18,7 +18,7 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { Logger } from 'pino';
-import type { CustomClaimsOnError } from '../config/defaults.js';
+import type { CustomClaimsOnError } from '../config/constants.js';
 import { CustomClaimsError, type CustomClaimsFailure } from '../errors.js';
 import { getExchangeState } from '../grants/exchange-state.js';
 import type { Store } from '../storage/store.js';

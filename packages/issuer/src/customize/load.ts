@@ -5,8 +5,8 @@
  * @module
  */
 import type { Logger } from 'pino';
-import type { ResolvedConfig } from '../config/schema.js';
 import { ConfigError } from '../errors.js';
+import type { ResolvedConfig } from '../issuer-config.js';
 import type { Store } from '../storage/store.js';
 import { type CustomClaims, createCustomClaims } from './claims.js';
 import { type ClaimsRunner, createClaimsRunner } from './runner.js';

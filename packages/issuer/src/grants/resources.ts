@@ -8,7 +8,7 @@
  * @module
  */
 import { errors, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
-import { OIDC_SCOPES } from '../config/defaults.js';
+import { OIDC_SCOPES } from '../config/constants.js';
 import { epoch } from '../internal/ids.js';
 import type { ResourceRecord, Store } from '../storage/store.js';
 import { rememberResource } from './roles-claim.js';

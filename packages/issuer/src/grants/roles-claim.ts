@@ -13,7 +13,7 @@
  */
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';
-import { MAX_ROLES_CLAIM } from '../config/defaults.js';
+import { MAX_ROLES_CLAIM } from '../config/constants.js';
 import { TooManyRolesError } from '../errors.js';
 import type { ResourceRecord, Store } from '../storage/store.js';
 

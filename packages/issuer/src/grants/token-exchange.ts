@@ -35,13 +35,13 @@
  */
 import type { KoaContextWithOIDC, Provider } from 'oidc-provider';
 import { errors } from 'oidc-provider';
-import { boundScopes } from '../config/error-echo.js';
 import { tokenRequestProof } from '../dpop.js';
 import {
   TokenExchangeError,
   type TokenExchangeFailureReason,
   TooManyExchangeFailuresError,
 } from '../errors.js';
+import { boundScopes } from '../internal/error-echo.js';
 import type { PersonalAccessTokenRecord, ResourceRecord, UserRecord } from '../storage/store.js';
 import { verifyActorToken } from './actor-token.js';
 import { type ActClaim, setExchangeState } from './exchange-state.js';

@@ -8,8 +8,8 @@
 import type { Verifier } from '@gatehouse/core';
 import type { Provider } from 'oidc-provider';
 import type { Logger } from 'pino';
-import type { ResolvedConfig } from '../config/schema.js';
 import type { AuditTrail } from '../internal/audit.js';
+import type { ResolvedConfig } from '../issuer-config.js';
 import type { Store } from '../storage/store.js';
 import type { FailureLimiter } from './failure-limiter.js';
 

@@ -13,9 +13,9 @@
  * @module
  */
 import type { AuthInfo } from '@gatehouse/core';
-import type { ResolvedConfig } from '../config/schema.js';
 import { isConsoleUser } from '../console/access.js';
 import { AccessDeniedError } from '../errors.js';
+import type { ResolvedConfig } from '../issuer-config.js';
 import type { RoleHolder, ScopeRecord, StoreTables } from '../storage/store.js';
 import { impliedScopes } from './scopes.js';
 

@@ -15,9 +15,9 @@
  * @module
  */
 import type { AuthInfo } from '@gatehouse/core';
-import type { ResolvedConfig } from '../config/schema.js';
 import { PrivilegeError } from '../errors.js';
 import type { AuditTrail } from '../internal/audit.js';
+import type { ResolvedConfig } from '../issuer-config.js';
 import type { AuditEventType, NewAuditEvent, Store, StoreTables } from '../storage/store.js';
 import type { Authority, authorityLoader } from './authority.js';
 import { type ActsOn, enforceCeiling } from './ceiling.js';

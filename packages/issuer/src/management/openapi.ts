@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from 'zod';
-import type { ResolvedConfig } from '../config/schema.js';
+import type { ResolvedConfig } from '../issuer-config.js';
 import type { Registries } from './primitives.js';
 import type { RouteDef } from './router.js';
 import { MANAGEMENT_SCOPES } from './scopes.js';

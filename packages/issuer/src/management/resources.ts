@@ -6,7 +6,7 @@
  * @module
  */
 import { z } from 'zod';
-import { MAX_ROLES_CLAIM } from '../config/defaults.js';
+import { MAX_ROLES_CLAIM } from '../config/constants.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { newId } from '../internal/ids.js';
 import type { ResourceRecord, ScopeRecord, StoreTables } from '../storage/store.js';

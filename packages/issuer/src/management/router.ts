@@ -20,7 +20,6 @@ import { type AuthInfo, isAuthError, type Verifier } from '@gatehouse/core';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { DEFAULTS } from '../config/defaults.js';
-import type { ResolvedConfig } from '../config/schema.js';
 import {
   ConflictError,
   ManagementError,
@@ -33,6 +32,7 @@ import {
 } from '../errors.js';
 import type { AuditTrail } from '../internal/audit.js';
 import { readJson, sendEmpty, sendJson } from '../internal/http.js';
+import type { ResolvedConfig } from '../issuer-config.js';
 import type { ApplicationRecord, NewAuditEvent, SigningKeyRecord, Store } from '../storage/store.js';
 import { authorityLoader } from './authority.js';
 import { type ChangeDef, type ChangeScope, requireRouteScope, runChange } from './change.js';

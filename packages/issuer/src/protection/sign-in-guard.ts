@@ -28,10 +28,10 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { ResolvedConfig } from '../config/schema.js';
 import { counterKey } from '../grants/failure-limiter.js';
 import type { AuditTrail } from '../internal/audit.js';
 import { dummyPasswordCheck, verifyPassword } from '../internal/secrets.js';
+import type { ResolvedConfig } from '../issuer-config.js';
 import type { Store, UserRecord } from '../storage/store.js';
 import { createHashPool, HashPoolBusyError } from './hash-pool.js';
 import { createHashWorkers } from './hash-workers.js';

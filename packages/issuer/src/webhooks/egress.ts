@@ -21,7 +21,8 @@ import { lookup } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { bareHost, type TargetPolicy } from './targets.js';
+import { bareHost } from '../internal/ip.js';
+import type { TargetPolicy } from './targets.js';
 
 /**
  * One address a host name resolved to.

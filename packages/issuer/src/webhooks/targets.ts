@@ -24,15 +24,10 @@
  *
  * @module
  */
-import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import type * as IpAddr from 'ipaddr.js';
-
-// ipaddr.js is CommonJS typed with an ambient `export =`, which this package's settings (no
-// esModuleInterop) do not let TypeScript default-import; `require` loads it in both builds.
-const ipaddr: typeof IpAddr = createRequire(import.meta.url)('ipaddr.js');
-
-type Address = IpAddr.IPv4 | IpAddr.IPv6;
+import { parseAllowedTarget } from '../config/webhooks.js';
+import { bareHost, type IpAddress, ipaddr } from '../internal/ip.js';
 
 /**
  * The class of an address: see the module description.
@@ -59,18 +54,6 @@ const METADATA = Object.freeze([
 const INTERNAL_SUFFIXES = Object.freeze(['.local', '.internal', '.home.arpa', '.lan', '.intranet', '.corp']);
 
 const isLocalhostName = (host: string) => host === 'localhost' || host.endsWith('.localhost');
-
-/**
- * A URL's host as the rules compare it: `[::1]` → `::1`; a name lower-cased without its trailing dot.
- *
- * @example
- * ```ts
- * bareHost('[::1]'); // '::1'
- * bareHost('Hooks.Example.com.'); // 'hooks.example.com'
- * ```
- */
-export const bareHost = (hostname: string): string =>
-  hostname.startsWith('[') ? hostname.slice(1, -1) : hostname.toLowerCase().replace(/\.$/, '');
 
 /** The IPv4 address an IPv6 address carries in its last 32 bits, or in bits 16–48 for 6to4. */
 function embeddedIPv4(address: IpAddr.IPv6): IpAddr.IPv4 | undefined {
@@ -102,7 +85,7 @@ const V6_CLASS: Readonly<Record<string, AddressClass>> = {
 };
 
 /** The address a delivery would really reach: an IPv6 form of an IPv4 address is that IPv4 address. */
-function effective(text: string): Address | undefined {
+function effective(text: string): IpAddress | undefined {
   // node's parser is strict (dotted quads, no `0x7f.1` or `2130706433` forms); ipaddr.js then classifies.
   if (isIP(text) === 0) return undefined;
   const address = ipaddr.parse(text);
@@ -155,36 +138,6 @@ export interface TargetPolicy {
   checkAddress(host: string, address: string): TargetRefusal | undefined;
   /** Why the host of a URL may not be registered (literals and plainly internal names), if it may not. */
   checkHost(hostname: string): TargetRefusal | undefined;
-}
-
-/**
- * An entry of `webhooks.allowedPrivateTargets` parsed: an address, a CIDR range or a host name.
- * Throws a `TypeError` for anything else.
- *
- * @example
- * ```ts
- * parseAllowedTarget('10.0.0.0/8'); // { range: [IPv4, 8] }
- * parseAllowedTarget('hooks.internal'); // { name: 'hooks.internal' }
- * ```
- */
-export function parseAllowedTarget(
-  entry: string,
-): { readonly range: [Address, number] } | { readonly name: string } {
-  const [network = '', bits, ...rest] = entry.split('/');
-  if (isIP(network) !== 0 && rest.length === 0 && bits !== undefined && ipaddr.isValidCIDR(entry))
-    return { range: ipaddr.parseCIDR(entry) };
-  if (isIP(entry) !== 0) {
-    const address = ipaddr.parse(entry);
-    return { range: [address, address.kind() === 'ipv4' ? 32 : 128] };
-  }
-  const name = bareHost(entry);
-  if (
-    /^(?=.{1,253}$)(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/.test(
-      name,
-    )
-  )
-    return { name };
-  throw new TypeError(`${JSON.stringify(entry.slice(0, 64))} is not an address, a CIDR range or a host name`);
 }
 
 /**

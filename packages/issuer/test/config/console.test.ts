@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args.js';
 import { loadConfig } from '../../src/cli/config.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
-import { resolveConfig } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/errors.js';
+import { resolveConfig } from '../../src/issuer-config.js';
 
 const base = { baseUrl: 'http://localhost:3001' };
 

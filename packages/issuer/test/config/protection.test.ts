@@ -9,8 +9,8 @@ import { loadSettings } from '../../src/cli/config.js';
 import { explainConfigError } from '../../src/cli/origins.js';
 import { CLI_SETTINGS } from '../../src/cli/settings.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
-import { resolveConfig } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/errors.js';
+import { resolveConfig } from '../../src/issuer-config.js';
 
 const base = { baseUrl: 'http://localhost:3001' };
 

@@ -1,8 +1,8 @@
 /** resolveConfig: defaults, derived addresses, and a ConfigError naming each bad setting. */
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config/defaults.js';
-import { resolveConfig } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/errors.js';
+import { resolveConfig } from '../../src/issuer-config.js';
 
 const base = { baseUrl: 'http://localhost:3001' };
 

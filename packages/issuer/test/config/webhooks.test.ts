@@ -10,8 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args.js';
 import { loadConfig } from '../../src/cli/config.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
-import { resolveConfig } from '../../src/config/schema.js';
+import { parseAllowedTarget } from '../../src/config/webhooks.js';
 import { ConfigError } from '../../src/errors.js';
+import { resolveConfig } from '../../src/issuer-config.js';
 
 const base = { baseUrl: 'http://localhost:3001' };
 
@@ -89,5 +90,13 @@ describe('webhooks settings', () => {
       parseArgs(['start', '--webhook-allowed-private-targets', '10.0.0.0/8', '--webhook-concurrency', '8'])
         .command,
     ).toBe('start');
+  });
+
+  it('allow-list entries are addresses, CIDR ranges or host names; anything else throws', () => {
+    expect(parseAllowedTarget('10.0.0.0/8')).toMatchObject({ range: [expect.anything(), 8] });
+    expect(parseAllowedTarget('::1')).toMatchObject({ range: [expect.anything(), 128] });
+    expect(parseAllowedTarget('Hooks.Internal')).toEqual({ name: 'hooks.internal' });
+    for (const bad of ['10.0.0.0/33', '10.0.0.0/8/1', 'http://x', 'a b', '', '*.corp', '::1/129'])
+      expect(() => parseAllowedTarget(bad), bad).toThrow(TypeError);
   });
 });

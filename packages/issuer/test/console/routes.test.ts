@@ -9,9 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../src/config/schema.js';
 import { loadConsoleAssets } from '../../src/console/assets.js';
 import { CONSOLE_CSP, mountConsole } from '../../src/console/routes.js';
+import { resolveConfig } from '../../src/issuer-config.js';
 import { createLogger } from '../../src/logger.js';
 import { LogCapture } from '../helpers/issuer.js';
 

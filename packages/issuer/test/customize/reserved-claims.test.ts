@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createVerifier, InsufficientUserAuthenticationError } from '@gatehouse/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACR_VALUES } from '../../src/config/step-up.js';
 import { RESERVED_CLAIMS } from '../../src/index.js';
+import { ACR_VALUES } from '../../src/interactions/step-up.js';
 import { Agent, codeOf, pkce, signIn, tokenRequest } from '../helpers/agent.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import {

@@ -7,7 +7,7 @@
  */
 import { createVerifier, InsufficientUserAuthenticationError } from '@gatehouse/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACR_VALUES } from '../../src/config/step-up.js';
+import { ACR_VALUES } from '../../src/interactions/step-up.js';
 import { tokenRequest } from '../helpers/agent.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import {

@@ -6,8 +6,8 @@
  * without asking for mfa is not asked for a code.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACR_VALUES } from '../../src/config/step-up.js';
 import { CONSOLE_ROLES } from '../../src/console/bootstrap.js';
+import { ACR_VALUES } from '../../src/interactions/step-up.js';
 import { Agent, authorizeUrl, codeOf, hiddenField, pkce, tokenRequest } from '../helpers/agent.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import { loadWorld, PASSWORD } from '../helpers/fixtures.js';

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config/defaults.js';
-import { ACR_VALUES, SUPPORTED_ACR_VALUES } from '../../src/config/step-up.js';
+import { ACR_VALUES, SUPPORTED_ACR_VALUES } from '../../src/interactions/step-up.js';
 import { Agent, type AgentResponse } from '../helpers/agent.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import { loadWorld, PASSWORD, REDIRECT } from '../helpers/fixtures.js';

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config/defaults.js';
-import { ACR_VALUES } from '../../src/config/step-up.js';
 import { CODE_MESSAGES } from '../../src/interactions/code-step.js';
+import { ACR_VALUES } from '../../src/interactions/step-up.js';
 import { escapeHtml } from '../../src/interactions/views/layout.js';
 import { executorOf } from '../../src/storage/sql/index.js';
 import { Agent, type AgentResponse, hiddenField } from '../helpers/agent.js';

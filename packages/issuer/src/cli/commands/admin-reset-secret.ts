@@ -8,9 +8,9 @@
  */
 import { existsSync } from 'node:fs';
 import { resetAdminSecret } from '../../bootstrap.js';
-import { resolveConfig } from '../../config/schema.js';
 import { ConfigError, NoAdministratorError } from '../../errors.js';
 import { epoch } from '../../internal/ids.js';
+import { resolveConfig } from '../../issuer-config.js';
 import { describeDatabase, openStore } from '../../storage/open.js';
 import type { ParsedArgs } from '../args.js';
 import { type CliIo, configFor } from '../io.js';

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { resolveConfig } from '../../config/schema.js';
+import { resolveConfig } from '../../issuer-config.js';
 import { describeDatabase, openStore } from '../../storage/open.js';
 import type { ParsedArgs } from '../args.js';
 import { type CliIo, configFor } from '../io.js';

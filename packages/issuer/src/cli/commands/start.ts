@@ -8,9 +8,9 @@
  */
 import type { Server } from 'node:http';
 import { resetAdminSecret } from '../../bootstrap.js';
-import { resolveConfig } from '../../config/schema.js';
 import { epoch } from '../../internal/ids.js';
 import { bindServer, closeServer } from '../../internal/listen.js';
+import { resolveConfig } from '../../issuer-config.js';
 import { createIssuer, type Issuer } from '../../server.js';
 import { describeDatabase } from '../../storage/open.js';
 import type { ParsedArgs } from '../args.js';

@@ -9,9 +9,9 @@
  * @module
  */
 import { DEFAULTS } from '../../config/defaults.js';
-import { resolveConfig } from '../../config/schema.js';
 import { ConfigError } from '../../errors.js';
 import { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES } from '../../grants/token-exchange.js';
+import { resolveConfig } from '../../issuer-config.js';
 import type { ParsedArgs } from '../args.js';
 import { type CliIo, configFor } from '../io.js';
 

@@ -1,13 +1,12 @@
 /**
- * `ResolvedConfig` → oidc-provider `Configuration`, and the construction of the `Provider`. This is
- * the only file that uses oidc-provider's configuration keys and client metadata names.
+ * `ResolvedConfig` → oidc-provider `Configuration`. This and `client-metadata.ts` are the only files
+ * that use oidc-provider's configuration keys and client metadata names.
  *
  * Security defaults set here: PKCE (S256) required for every client; only `code` responses;
- * `client_secret_basic`, `client_secret_post` and `none` client authentication, with client secrets
- * stored as SHA-256 digests and compared by digest in constant time; HMAC algorithms disabled (they
- * would need the plain secret); refresh tokens rotated on every use; a replayed code or refresh token
- * revokes its grant; development interactions off. Clients enabled for token exchange get the RFC 8693
- * grant type. Just before a JWT access token is signed, `act` is set from the verified actor of a token
+ * `client_secret_basic`, `client_secret_post` and `none` client authentication (secrets compared by
+ * digest, see provider.ts); HMAC algorithms disabled (they would need the plain secret); refresh tokens
+ * rotated on every use; a replayed code or refresh token revokes its grant; development interactions
+ * off. Just before a JWT access token is signed, `act` is set from the verified actor of a token
  * exchange (and from nothing else), `acr` and `auth_time` from the sign-in behind an authorization
  * code or refresh token (and from nothing else), then `getCustomJwtClaims` adds its claims when
  * configured (never a reserved one), then the `roles` claim is written. The `claims` parameter is
@@ -15,36 +14,32 @@
  *
  * @module
  */
-import Provider, {
-  type Account,
-  type AdapterPayload,
-  type ClientMetadata,
-  type Configuration,
-  type KoaContextWithOIDC,
+import type {
+  Account,
+  AdapterPayload,
+  ClientMetadata,
+  Configuration,
+  KoaContextWithOIDC,
 } from 'oidc-provider';
 import type { Logger } from 'pino';
+import { OIDC_SCOPES } from '../config/constants.js';
+import { DEFAULTS } from '../config/defaults.js';
 import type { CustomClaims } from '../customize/claims.js';
-import { installDpop } from '../dpop.js';
-import { CustomClaimsError } from '../errors.js';
 import { getExchangeState } from '../grants/exchange-state.js';
-import { installImpersonationIntrospection, mayIntrospect } from '../grants/impersonation-introspection.js';
+import { mayIntrospect } from '../grants/impersonation-introspection.js';
 import { defaultResource, resourceServerInfo } from '../grants/resources.js';
 import { applyRolesClaim } from '../grants/roles-claim.js';
-import { GRANT_NOT_ALLOWED, TOKEN_EXCHANGE_GRANT_TYPE } from '../grants/token-exchange.js';
-import { findApplication, reuseTokenClients } from '../grants/token-request.js';
+import { findApplication } from '../grants/token-request.js';
+import { claimsParameterAssertion } from '../interactions/claims-parameter.js';
+import { authenticationClaims, SUPPORTED_ACR_VALUES, stepUpPolicy } from '../interactions/step-up.js';
 import { PAGE_HEADERS } from '../interactions/views/layout.js';
 import { renderError, renderLoggedOut, renderLogout } from '../interactions/views/message.js';
-import { epoch } from '../internal/ids.js';
-import { verifySecret } from '../internal/secrets.js';
+import { boundDescription } from '../internal/error-echo.js';
+import type { ResolvedConfig } from '../issuer-config.js';
 import type { KeySet } from '../keys.js';
 import { createAdapter } from '../storage/adapter.js';
-import type { ApplicationRecord, Store } from '../storage/store.js';
-import { claimsParameterAssertion } from './claims-parameter.js';
-import { DEFAULTS, OIDC_SCOPES } from './defaults.js';
-import { boundDescription, boundErrorBody } from './error-echo.js';
-import { pinPublicOrigin } from './public-origin.js';
-import type { ResolvedConfig } from './schema.js';
-import { authenticationClaims, SUPPORTED_ACR_VALUES, stepUpPolicy } from './step-up.js';
+import type { Store } from '../storage/store.js';
+import { toClientMetadata } from './client-metadata.js';
 
 /** Claims released per OpenID scope. */
 const CLAIMS = {
@@ -53,40 +48,14 @@ const CLAIMS = {
   email: ['email', 'email_verified'],
 };
 
-/** Grant types per application type. */
-const GRANT_TYPES: Readonly<Record<ApplicationRecord['type'], string[]>> = {
-  SPA: ['authorization_code', 'refresh_token'],
-  Native: ['authorization_code', 'refresh_token'],
-  Traditional: ['authorization_code', 'refresh_token'],
-  MachineToMachine: ['client_credentials'],
-};
-
 /**
- * oidc-provider client metadata of an application. `client_secret` is the stored SHA-256 digest: the
- * plain secret is never kept, and `compareClientSecret` is replaced to compare digests.
+ * Everything the provider configuration needs.
+ *
+ * @example
+ * ```ts
+ * const deps: ProviderDeps = { config, store, keys, cookieKeys, dpopNonceSecret, log };
+ * ```
  */
-export function toClientMetadata(app: ApplicationRecord, alg: string): ClientMetadata {
-  const interactive = app.type !== 'MachineToMachine';
-  const metadata: ClientMetadata = {
-    client_id: app.id,
-    client_name: app.name,
-    application_type: app.type === 'Native' ? 'native' : 'web',
-    grant_types: app.tokenExchangeEnabled
-      ? [...GRANT_TYPES[app.type], TOKEN_EXCHANGE_GRANT_TYPE]
-      : GRANT_TYPES[app.type],
-    response_types: interactive ? ['code'] : [],
-    redirect_uris: interactive ? [...app.redirectUris] : [],
-    post_logout_redirect_uris: interactive ? [...app.postLogoutRedirectUris] : [],
-    token_endpoint_auth_method: app.tokenEndpointAuthMethod,
-    id_token_signed_response_alg: alg as ClientMetadata['id_token_signed_response_alg'],
-    // RFC 9449 §5.2: token requests without a DPoP proof are refused (invalid_request, see dpop.ts).
-    dpop_bound_access_tokens: app.dpopBoundAccessTokens,
-  };
-  if (app.tokenEndpointAuthMethod !== 'none') metadata.client_secret = app.secretHash ?? '';
-  return metadata;
-}
-
-/** Everything the provider configuration needs. */
 export interface ProviderDeps {
   readonly config: ResolvedConfig;
   readonly store: Store;
@@ -119,7 +88,14 @@ async function findAccount(store: Store, id: string): Promise<Account | undefine
   };
 }
 
-/** Build the oidc-provider configuration. */
+/**
+ * Build the oidc-provider configuration.
+ *
+ * @example
+ * ```ts
+ * const provider = new Provider(deps.config.issuer, buildConfiguration(deps));
+ * ```
+ */
 export function buildConfiguration(deps: ProviderDeps): Configuration {
   const { config, store, keys } = deps;
   const alg = keys.signing[0]?.alg ?? config.keys.algorithm;
@@ -168,7 +144,7 @@ export function buildConfiguration(deps: ProviderDeps): Configuration {
     features: {
       devInteractions: { enabled: false },
       // OIDC Core §5.5, for the claims about the sign-in only: an essential acr is stepped up or
-      // refused, never answered with a weaker level (claims-parameter.ts, step-up.ts).
+      // refused, never answered with a weaker level (interactions/claims-parameter.ts and step-up.ts).
       claimsParameter: {
         enabled: true,
         assertClaimsParameter: claimsParameterAssertion(SUPPORTED_ACR_VALUES),
@@ -255,92 +231,4 @@ export function buildConfiguration(deps: ProviderDeps): Configuration {
       );
     },
   };
-}
-
-/** OAuth errors worth a log line, by provider event name. Values are never logged, only codes. */
-const ERROR_EVENTS = [
-  'authorization.error',
-  'grant.error',
-  'introspection.error',
-  'revocation.error',
-  'userinfo.error',
-  'end_session.error',
-  'backchannel.error',
-  'jwks.error',
-  'discovery.error',
-] as const;
-
-interface OAuthErrorLike {
-  error?: unknown;
-  error_description?: unknown;
-  status?: unknown;
-}
-
-/**
- * Construct the provider: configuration, hashed-secret comparison, proxy trust and event logging.
- *
- * @example
- * ```ts
- * const provider = createProvider({ config, store, keys, cookieKeys, dpopNonceSecret, log });
- * http.createServer(provider.callback());
- * ```
- */
-export function createProvider(deps: ProviderDeps): Provider {
-  const provider = new Provider(deps.config.issuer, buildConfiguration(deps));
-  provider.proxy = deps.config.trustProxy;
-  pinPublicOrigin(provider, deps.config.baseUrl);
-  installDpop(provider, deps.store);
-  installImpersonationIntrospection(provider, deps.store, deps.log, epoch);
-  reuseTokenClients(provider, deps.store);
-  // Secrets are stored as SHA-256 digests: compare the digest of the presented secret (catalogue B49, B50).
-  provider.Client.prototype.compareClientSecret = async function compareClientSecret(
-    this: { clientSecret?: string },
-    actual: string,
-  ) {
-    return typeof actual === 'string' && verifySecret(actual, this.clientSecret ?? '');
-  };
-  // RFC 6749 §5.2: a client not allowed a grant type gets unauthorized_client (oidc-provider says invalid_request).
-  // Every error body echoes a bounded part of the request only (error-echo.ts).
-  provider.use(async (ctx, next) => {
-    await next();
-    const bounded = boundErrorBody(ctx.body);
-    if (bounded !== ctx.body) ctx.body = bounded;
-    const body = ctx.body as { error?: unknown; error_description?: unknown } | undefined;
-    if (
-      ctx.oidc?.route === 'token' &&
-      ctx.status === 400 &&
-      body?.error === 'invalid_request' &&
-      body.error_description === GRANT_NOT_ALLOWED
-    ) {
-      ctx.body = { ...body, error: 'unauthorized_client' };
-    }
-  });
-  const log = deps.log;
-  const on = provider.on.bind(provider) as (event: string, listener: (...args: never[]) => void) => unknown;
-  for (const event of ERROR_EVENTS) {
-    on(event, (_ctx: unknown, err: OAuthErrorLike) => {
-      // The issuer answers introspection and revocation of JWTs itself (grants/impersonation-introspection.ts).
-      const jwtRefusal = event === 'introspection.error' || event === 'revocation.error';
-      if (jwtRefusal && err.error === 'unsupported_token_type') return;
-      log.info(
-        { event, error: err.error, description: err.error_description, status: err.status },
-        'oauth error',
-      );
-    });
-  }
-  on('server_error', (_ctx: unknown, err: Error) => {
-    // Already logged (by category only) where it happened; its cause is user code and stays out of logs.
-    if (err instanceof CustomClaimsError) return;
-    log.error(
-      { event: 'server_error', err: { type: err.name, message: err.message, stack: err.stack } },
-      'oidc-provider error',
-    );
-  });
-  on('grant.success', (ctx: KoaContextWithOIDC) => {
-    log.info(
-      { event: 'grant.success', grantType: ctx.oidc.params?.grant_type, clientId: ctx.oidc.client?.clientId },
-      'token issued',
-    );
-  });
-  return provider;
 }

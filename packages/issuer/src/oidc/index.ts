@@ -9,13 +9,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createVerifier, type Verifier } from '@gatehouse/core';
 import type Provider from 'oidc-provider';
-import { createProvider, type ProviderDeps, toClientMetadata } from './config/provider.js';
-import { ValidationError } from './errors.js';
-import type { FailureLimiter } from './grants/failure-limiter.js';
-import { registerGrants } from './grants/index.js';
-import type { AuditTrail } from './internal/audit.js';
-import type { KeySet } from './keys.js';
-import type { ApplicationRecord } from './storage/store.js';
+import { ValidationError } from '../errors.js';
+import type { FailureLimiter } from '../grants/failure-limiter.js';
+import { registerGrants } from '../grants/index.js';
+import type { AuditTrail } from '../internal/audit.js';
+import type { KeySet } from '../keys.js';
+import type { ApplicationRecord } from '../storage/store.js';
+import { toClientMetadata } from './client-metadata.js';
+import type { ProviderDeps } from './configuration.js';
+import { createProvider } from './provider.js';
 
 /**
  * What {@link buildOidc} needs besides the provider's own settings.

@@ -1,6 +1,6 @@
 /** The oidc-provider configuration as seen from outside: discovery metadata and client metadata per type. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toClientMetadata } from '../../src/config/provider.js';
+import { toClientMetadata } from '../../src/oidc/client-metadata.js';
 import type { ApplicationRecord } from '../../src/storage/store.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import { startIssuer, type TestIssuer } from '../helpers/issuer.js';

@@ -1,12 +1,12 @@
 /**
- * The `claims` parameter's check (config/claims-parameter.ts, catalogue F11): only `acr` and
+ * The `claims` parameter's check (interactions/claims-parameter.ts, catalogue F11): only `acr` and
  * `auth_time` in `id_token`, well-formed; an essential `acr` naming no offered level is refused with
  * `unmet_authentication_requirements`. The same refusals over HTTP are in
  * test/interactions/essential-acr.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { acrClaimRequest, claimsParameterAssertion } from '../../src/config/claims-parameter.js';
-import { ACR_VALUES, SUPPORTED_ACR_VALUES } from '../../src/config/step-up.js';
+import { acrClaimRequest, claimsParameterAssertion } from '../../src/interactions/claims-parameter.js';
+import { ACR_VALUES, SUPPORTED_ACR_VALUES } from '../../src/interactions/step-up.js';
 
 const assertClaims = claimsParameterAssertion(SUPPORTED_ACR_VALUES);
 const check = (claims: unknown) => () => assertClaims({} as never, claims, {});

@@ -1,9 +1,9 @@
 /**
- * The issuer's sign-in levels (config/step-up.ts): which levels a request asks for — `acr_values`, and
+ * The issuer's sign-in levels (interactions/step-up.ts): which levels a request asks for — `acr_values`, and
  * `acr` in the `claims` parameter, voluntary or essential (F11) — and what they require.
  */
 import { describe, expect, it } from 'vitest';
-import { ACR_VALUES, acrRequest, requiredAcr, SUPPORTED_ACR_VALUES } from '../../src/config/step-up.js';
+import { ACR_VALUES, acrRequest, requiredAcr, SUPPORTED_ACR_VALUES } from '../../src/interactions/step-up.js';
 
 const { password, mfa } = ACR_VALUES;
 const essential = (acr: Record<string, unknown>) =>

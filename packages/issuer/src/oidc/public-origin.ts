@@ -16,7 +16,7 @@
  * @module
  */
 import type Provider from 'oidc-provider';
-import { DEFAULTS } from './defaults.js';
+import { DEFAULTS } from '../config/defaults.js';
 
 /** Routes whose successful answers every client may share (oidc-provider route names). */
 const PUBLIC_ROUTES: Readonly<Record<string, number>> = Object.freeze({

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config/defaults.js';
-import { boundDescription, boundErrorBody, boundScopes } from '../../src/config/error-echo.js';
+import { boundDescription, boundErrorBody, boundScopes } from '../../src/internal/error-echo.js';
 import { tokenRequest } from '../helpers/agent.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { DEFAULTS } from './defaults.js';
+import { DEFAULTS } from '../config/defaults.js';
 
 const ELLIPSIS = '…';
 
