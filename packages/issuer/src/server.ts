@@ -22,7 +22,7 @@ import { createKeyLifecycle } from './key-lifecycle.js';
 import { createLogger } from './logger.js';
 import { startMaintenance } from './maintenance.js';
 import { createManagementApi } from './management/api.js';
-import { buildOidc, type OidcInstance } from './oidc/index.js';
+import { buildOidc, type OidcInstance } from './oidc/generation.js';
 import { createProtection } from './protection/protection.js';
 import { seed } from './seed.js';
 import { createServing } from './serving.js';
