@@ -6,10 +6,10 @@
  * @module
  */
 
-import type { TLSSocket } from 'node:tls';
 import { callOptions } from './call-options.js';
 import { rejectUnknownKeys } from './internal/known-keys.js';
 import { VERIFIER_OPTIONS } from './options.js';
+import { publicOrigin } from './request-binding.js';
 import {
   createProtectedResource,
   type ProtectedResource,
@@ -121,24 +121,6 @@ function flag(value: unknown, option: 'optional' | 'allowDelegation' | 'handleEr
   return value;
 }
 
-/** Validate an `origin` option: `scheme://host[:port]` (http or https), or a `TypeError` naming it. */
-export function publicOrigin(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  const must =
-    'must be an absolute http(s) origin such as "https://api.example.com" (no path, query or fragment)';
-  if (typeof value !== 'string' || !URL.canParse(value)) throw new TypeError(`"origin" option ${must}`);
-  const url = new URL(value);
-  const bare = url.pathname === '/' && url.search === '' && url.hash === '' && !value.endsWith('#');
-  if (
-    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
-    !bare ||
-    url.username !== '' ||
-    url.password !== ''
-  )
-    throw new TypeError(`"origin" option ${must}`);
-  return url.origin;
-}
-
 /**
  * Validate adapter options and create (or adopt) the verifier.
  *
@@ -227,47 +209,4 @@ export function resolveRoleRequirement(
     roleMode: mode,
     allowDelegation: flag(options.allowDelegation, 'allowDelegation'),
   });
-}
-
-/**
- * The absolute URL a DPoP proof's `htu` is compared with: the `origin` option, else the framework's
- * view of scheme and host (its trust-proxy setting decides), then the path and query of the
- * request-target — of an absolute-form target too (RFC 9112 §3.2.2), whose own scheme and host count
- * for nothing. `undefined`, so that no proof can match, when no host is known (an HTTP/1.0 request
- * without `Host`) or the target is neither origin-form nor an http(s) absolute-form. Shared by every
- * framework adapter, so they all build the same URL.
- *
- * @example
- * ```ts
- * requestUrl(undefined, 'https', 'api.example.com', '/orders?page=2'); // 'https://api.example.com/orders?page=2'
- * requestUrl('https://api.example.com', 'http', '10.0.0.7:8080', 'http://10.0.0.7:8080/orders');
- * // 'https://api.example.com/orders'
- * ```
- */
-export function requestUrl(
-  origin: string | undefined,
-  protocol: string,
-  host: string | undefined,
-  target: string,
-): string | undefined {
-  const base = origin ?? (host ? `${protocol}://${host}` : undefined);
-  if (base === undefined) return undefined;
-  if (target.startsWith('/')) return `${base}${target}`;
-  const absolute = URL.parse(target);
-  if (absolute === null || (absolute.protocol !== 'http:' && absolute.protocol !== 'https:'))
-    return undefined;
-  return `${base}${absolute.pathname}${absolute.search}`;
-}
-
-/**
- * The client's TLS certificate (DER) on a Node socket, for certificate-bound tokens: `undefined` on a
- * plain TCP socket, or when the client sent none. Shared by every framework adapter.
- *
- * @example
- * ```ts
- * const request: RequestLike = { headers: req.headers, clientCertificate: peerCertificate(req.socket) };
- * ```
- */
-export function peerCertificate(socket: unknown): Uint8Array | undefined {
-  return (socket as Partial<TLSSocket> | undefined)?.getPeerCertificate?.()?.raw;
 }

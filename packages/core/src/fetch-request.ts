@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { publicOrigin, requestUrl } from './adapter-options.js';
+import { publicOrigin, requestUrl } from './request-binding.js';
 import type { RequestLike } from './types.js';
 
 /** Options for a WHATWG request. */

@@ -18,10 +18,8 @@ export {
   ADAPTER_DEFAULTS,
   ADAPTER_OPTIONS,
   type AdapterSwitches,
-  peerCertificate,
   type ResolvedAdapterOptions,
   type RoleRequirementOptions,
-  requestUrl,
   resolveAdapterOptions,
   resolveRoleRequirement,
   resolveScopeRequirement,
@@ -100,6 +98,7 @@ export {
   type VerifierOptions,
 } from './options.js';
 export { MemoryReplayStore, type MemoryReplayStoreOptions, type ReplayStore } from './replay-store.js';
+export { peerCertificate, requestUrl } from './request-binding.js';
 export {
   type BearerMethod,
   createProtectedResource,

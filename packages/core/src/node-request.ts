@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { peerCertificate, requestUrl } from './adapter-options.js';
+import { peerCertificate, requestUrl } from './request-binding.js';
 import type { RequestLike } from './types.js';
 
 /** The part of Node's `IncomingMessage` that is read. */

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   createVerifier,
   ADAPTER_DEFAULTS as DEFAULTS,
-  requestUrl,
   resolveAdapterOptions as resolveAuthOptions,
   resolveScopeRequirement as resolveScopeOptions,
 } from '../src/index.js';
@@ -116,29 +115,5 @@ describe('resolveScopeRequirement', () => {
     ['a', 'any', /requireScope options must be an object/],
   ])('throws a TypeError for scopes %j with options %j', (scopes, options, message) => {
     expect(() => resolveScopeOptions(scopes as never, options as never)).toThrow(message);
-  });
-});
-
-describe('requestUrl', () => {
-  it('builds the URL DPoP proofs name: origin or scheme + host, then path and query of the target', () => {
-    expect(requestUrl(undefined, 'https', 'api.example.com', '/orders?page=2')).toBe(
-      'https://api.example.com/orders?page=2',
-    );
-    expect(requestUrl('https://api.example.com', 'http', '10.0.0.7:8080', '/orders')).toBe(
-      'https://api.example.com/orders',
-    );
-    expect(requestUrl(undefined, 'http', '127.0.0.1:3000', 'http://127.0.0.1:3000/me?x=1')).toBe(
-      'http://127.0.0.1:3000/me?x=1',
-    );
-    expect(requestUrl('https://api.example.com', 'http', 'x', 'http://evil.test/me')).toBe(
-      'https://api.example.com/me',
-    );
-  });
-
-  it('has no URL without a host, or for a target that is neither a path nor an http(s) URL', () => {
-    expect(requestUrl(undefined, 'http', undefined, '/me')).toBeUndefined();
-    expect(requestUrl(undefined, 'http', '', '/me')).toBeUndefined();
-    expect(requestUrl(undefined, 'http', 'api', '*')).toBeUndefined();
-    expect(requestUrl(undefined, 'http', 'api', 'ftp://api/me')).toBeUndefined();
   });
 });

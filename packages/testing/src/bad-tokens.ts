@@ -6,16 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DEFAULTS, type TestAlgorithm } from './defaults.js';
+import { nowSeconds, signCompact } from './jws.js';
 import { generateSigningKey, type SigningKey } from './keys.js';
 import { type SignOptions, validateClaims, validateSignOptions } from './options.js';
-import {
-  type ClaimDefaults,
-  nowSeconds,
-  signCompact,
-  tamperSignature,
-  tokenHeader,
-  unsignedToken,
-} from './tokens.js';
+import { type ClaimDefaults, tamperSignature, tokenHeader, unsignedToken } from './tokens.js';
 import type { BadTokens, Claims } from './types.js';
 
 /** What the bad tokens need from their issuer. */

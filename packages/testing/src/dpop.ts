@@ -14,8 +14,8 @@ import { createHash, generateKeyPair, type KeyObject, randomBytes } from 'node:c
 import { promisify } from 'node:util';
 import { rejectUnknownOptions } from '@gatehouse/core';
 import { DEFAULTS, TEST_ALGORITHMS, type TestAlgorithm } from './defaults.js';
+import { nowSeconds, signCompact } from './jws.js';
 import { thumbprint } from './thumbprint.js';
-import { nowSeconds, signCompact } from './tokens.js';
 
 /**
  * Algorithms of DPoP keys: the same as a test issuer's (`ES256`, `RS256`, `PS256`, `EdDSA`).

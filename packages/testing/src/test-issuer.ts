@@ -27,6 +27,7 @@ import {
   type RouteContent,
   route,
 } from './internal/routes.js';
+import { signCompact } from './jws.js';
 import { generateSigningKey, KeyRing, type RotateOptions, type SigningKey } from './keys.js';
 import {
   resolveIssuerOptions,
@@ -43,7 +44,7 @@ import {
   startLoopbackServer,
   validateListenOptions,
 } from './server.js';
-import { accessTokenClaims, type ClaimDefaults, signCompact, tokenHeader } from './tokens.js';
+import { accessTokenClaims, type ClaimDefaults, tokenHeader } from './tokens.js';
 import type { ActorClaim, Claims, Outage, TestIssuer } from './types.js';
 
 /**

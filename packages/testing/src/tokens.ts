@@ -2,22 +2,18 @@
  * Minting access tokens: RFC 9068 `at+jwt` JWTs with sensible default claims, and the raw JWS pieces the
  * ready-made bad tokens are built from (a tampered signature, an unsigned `alg: none` token).
  *
- * Signing uses `node:crypto` directly rather than jose's `CompactSign`, so that header fields a verifier
- * must refuse (`crit`, `b64`, `jku`, `jwk`, `x5u`, …) are written verbatim for negative tests.
+ * Tokens are signed by `jws.ts` (`signCompact`), over exactly the header and payload built here, so that
+ * header fields a verifier must refuse (`crit`, `b64`, `jku`, `jwk`, `x5u`, …) are written verbatim for
+ * negative tests.
  *
  * @module
  */
-import { constants, type KeyObject, randomUUID, sign } from 'node:crypto';
-import { DEFAULTS, type TestAlgorithm } from './defaults.js';
+import { randomUUID } from 'node:crypto';
+import { DEFAULTS } from './defaults.js';
+import { b64url, nowSeconds } from './jws.js';
 import type { SigningKey } from './keys.js';
 import type { SignOptions } from './options.js';
 import { certificateThumbprint, type JwkInput, thumbprint } from './thumbprint.js';
-
-/** What signs a JWS: a private key and the algorithm to use it with (an issuer key or a DPoP key). */
-export interface Signer {
-  readonly alg: TestAlgorithm;
-  readonly privateKey: KeyObject;
-}
 
 /** The claim values a token gets when the caller does not set them. */
 export interface ClaimDefaults {
@@ -29,11 +25,6 @@ export interface ClaimDefaults {
   /** Seconds. */
   readonly expiresIn: number;
 }
-
-const b64url = (input: string | Uint8Array): string => Buffer.from(input).toString('base64url');
-
-/** The current time as a NumericDate (whole seconds). Reads `Date.now()`, so fake timers apply. */
-export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 /**
  * The claims of an access token: defaults (`iss`, `sub`, `aud`, `client_id`, `scope` when configured, `iat`,
@@ -91,24 +82,6 @@ export function confirmation(options: SignOptions): Record<string, string> | und
   return cnf;
 }
 
-function signatureOf(key: Signer, input: string): Buffer {
-  const data = Buffer.from(input, 'latin1');
-  switch (key.alg) {
-    case 'ES256':
-      return sign('sha256', data, { key: key.privateKey, dsaEncoding: 'ieee-p1363' });
-    case 'PS256':
-      return sign('sha256', data, {
-        key: key.privateKey,
-        padding: constants.RSA_PKCS1_PSS_PADDING,
-        saltLength: constants.RSA_PSS_SALTLEN_DIGEST,
-      });
-    case 'RS256':
-      return sign('sha256', data, key.privateKey);
-    case 'EdDSA':
-      return sign(null, data, key.privateKey);
-  }
-}
-
 /**
  * The JOSE header of a token signed by `key`: `{ alg, kid, typ }`, then `options.typ` and `options.header`.
  * Fields set to `undefined` are removed. Throws a `TypeError` when `header.alg` differs from the key's.
@@ -127,23 +100,6 @@ export function tokenHeader(key: SigningKey, options: SignOptions = {}): Record<
   }
   for (const name of Object.keys(header)) if (header[name] === undefined) delete header[name];
   return header;
-}
-
-/**
- * Sign a compact JWS with `key` over exactly this header and payload (JSON-encoded as given).
- *
- * @example
- * ```ts
- * const jws = signCompact(key, { alg: key.alg, kid: key.kid, typ: 'at+jwt' }, { sub: 'user-1', exp: 2e9 });
- * ```
- */
-export function signCompact(
-  key: Signer,
-  header: Record<string, unknown>,
-  payload: Record<string, unknown>,
-): string {
-  const input = `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(payload))}`;
-  return `${input}.${b64url(signatureOf(key, input))}`;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { calculateJwkThumbprint, compactVerify, importJWK } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { TEST_ALGORITHMS } from '../src/defaults.js';
+import { signCompact } from '../src/jws.js';
 import { generateSigningKey, KeyRing } from '../src/keys.js';
-import { signCompact } from '../src/tokens.js';
 
 describe('generateSigningKey', () => {
   for (const alg of TEST_ALGORITHMS) {

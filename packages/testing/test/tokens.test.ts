@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateTestCertificate } from '../src/certificates.js';
 import { generateDpopKey } from '../src/dpop.js';
+import { signCompact } from '../src/jws.js';
 import { generateSigningKey } from '../src/keys.js';
 import {
   accessTokenClaims,
   type ClaimDefaults,
   confirmation,
-  signCompact,
   tamperSignature,
   tokenHeader,
   unsignedToken,
@@ -128,14 +128,7 @@ describe('tokenHeader', () => {
   });
 });
 
-describe('signCompact, tamperSignature and unsignedToken', () => {
-  it('writes header and payload verbatim', async () => {
-    const key = await generateSigningKey('ES256');
-    const token = signCompact(key, { alg: 'ES256', crit: ['exp'] }, { sub: 'x' });
-    expect(decode(token)).toEqual({ header: { alg: 'ES256', crit: ['exp'] }, payload: { sub: 'x' } });
-    expect(token.split('.')).toHaveLength(3);
-  });
-
+describe('tamperSignature and unsignedToken', () => {
   it('tamperSignature changes exactly one bit of the signature and nothing else', async () => {
     const key = await generateSigningKey('RS256');
     const token = signCompact(key, { alg: 'RS256' }, { sub: 'x' });

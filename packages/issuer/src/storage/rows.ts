@@ -21,7 +21,7 @@ import type {
   StoredPayload,
   SubjectTokenRecord,
   UserRecord,
-} from './store.js';
+} from './records.js';
 
 /**
  * A result row, column name to value, as either driver returns it.
