@@ -45,7 +45,7 @@ export interface KeyLifecycleDeps {
 export interface KeyLifecycle {
   /** The keys in force now. */
   current(): KeySet;
-  /** Re-read the keys now; resolves to `true` when they changed. */
+  /** Re-read the keys (queued behind a read in flight, like {@link refresh}); `true` when they changed. */
   reload(): Promise<boolean>;
   /**
    * Re-read the keys, sharing one read among concurrent callers; each caller's read starts after it
@@ -94,7 +94,9 @@ export function createKeyLifecycle(deps: KeyLifecycleDeps): KeyLifecycle {
   };
   scheduleExpiry();
 
-  async function reload(): Promise<boolean> {
+  // Reads run one at a time (refresh() queues them): two reads in flight could finish out of order,
+  // and a read begun before a rotation committed would then put the old set back over the new one.
+  async function load(): Promise<boolean> {
     const next = await loadKeySet(store, config, epoch());
     if (next.fingerprint === keys.fingerprint) return false;
     keys = next;
@@ -108,7 +110,7 @@ export function createKeyLifecycle(deps: KeyLifecycleDeps): KeyLifecycle {
   let queued: Promise<boolean> | undefined;
   function refresh(): Promise<boolean> {
     if (reloading === undefined) {
-      reloading = reload().finally(() => {
+      reloading = load().finally(() => {
         reloading = undefined;
       });
       return reloading;
@@ -135,12 +137,13 @@ export function createKeyLifecycle(deps: KeyLifecycleDeps): KeyLifecycle {
 
   return {
     current: () => keys,
-    reload,
+    reload: refresh,
     refresh,
     refreshQuietly,
     async rotate(event) {
       const key = await rotateSigningKey(store, config, epoch(), event);
-      await reload();
+      // A read that starts now, after the rotation committed, and after any read already in flight.
+      await refresh();
       log.info({ event: 'keys.rotated', kid: key.kid }, 'signing key rotated');
       return describeKey(key);
     },
