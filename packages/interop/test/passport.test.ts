@@ -120,14 +120,14 @@ function relyingParty(): express.Express {
     );
   });
   app.get('/me', (req, res) => {
-    const user = req.user as SignedInUser | undefined;
+    const user = req.user as unknown as SignedInUser | undefined;
     res.json({
       sub: user?.sub ?? null,
       audience: user === undefined ? null : jose.decodeJwt(user.accessToken).aud,
     });
   });
   app.get('/my-orders', async (req, res) => {
-    const user = req.user as SignedInUser | undefined;
+    const user = req.user as unknown as SignedInUser | undefined;
     if (user === undefined) {
       res.status(401).json({ signedIn: false });
       return;
