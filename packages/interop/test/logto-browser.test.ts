@@ -95,7 +95,7 @@ describe('@logto/browser in Chromium', () => {
           userInfo: await logto.fetchUserInfo(),
           claims: await logto.getIdTokenClaims(),
         };
-      })()`)) as { orders: string; billing: string; api: any; userInfo: any; claims: any };
+      })()`)) as { orders: string; billing: string; api: unknown; userInfo: unknown; claims: unknown };
       const alice = await issuer.userId('alice');
       expect(jose.decodeJwt(result.orders)).toMatchObject({ aud: ORDERS, sub: alice, scope: 'read:orders' });
       expect(jose.decodeJwt(result.billing)).toMatchObject({

@@ -28,6 +28,8 @@ let api: Listening;
 let spa: Listening;
 let stranger: Listening;
 let browser: Browser;
+/** The app's origin under the name localhost: same host, another site than 127.0.0.1. */
+const crossSite = () => spa.url.replace('127.0.0.1', 'localhost');
 let script: string | undefined;
 
 function settings(origin: string) {
@@ -46,20 +48,23 @@ function settings(origin: string) {
   };
 }
 
-const app = (origin: () => string) =>
+/** The app, configured for the origin it is reached at (127.0.0.1 or localhost). */
+const app = () =>
   listen((req, res) => {
     const path = new URL(req.url ?? '/', 'http://spa').pathname;
     if (path === '/app.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
     else if (['/', '/callback', '/silent', '/signed-out'].includes(path))
-      res.writeHead(200, { 'content-type': 'text/html' }).end(pageHtml(settings(origin())));
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(pageHtml(settings(`http://${req.headers.host}`)));
     else res.writeHead(404).end();
   });
 
 beforeAll(async () => {
   try {
     script = await bundlePage('oidc-client');
-    spa = teardown.add(await app(() => spa.url), (s) => s.close());
-    stranger = teardown.add(await app(() => stranger.url), (s) => s.close());
+    spa = teardown.add(await app(), (s) => s.close());
+    stranger = teardown.add(await app(), (s) => s.close());
     issuer = teardown.add(
       await startIssuer({
         seed: () =>
@@ -68,7 +73,11 @@ beforeAll(async () => {
               name: 'oidc-client-ts SPA',
               type: 'SPA',
               clientId: 'oidc-spa',
-              redirectUris: [`${spa.url}/callback`, `${spa.url}/silent`],
+              // The same app also at http://localhost:<port>: another site than the issuer's 127.0.0.1.
+              redirectUris: [spa.url, crossSite()].flatMap((origin) => [
+                `${origin}/callback`,
+                `${origin}/silent`,
+              ]),
               postLogoutRedirectUris: [`${spa.url}/signed-out`],
             },
           ]),
@@ -94,12 +103,12 @@ async function stateOf(page: Page, state: string): Promise<void> {
 }
 
 /** The stored user's access token, and the API's answer to it (fetched by the page). */
-async function callFromPage(page: Page): Promise<{ accessToken: string; status: number; body: any }> {
+async function callFromPage(page: Page): Promise<{ accessToken: string; status: number; body: unknown }> {
   return (await page.evaluate(`(async () => {
     const user = await manager.getUser();
     const res = await fetch('${api.url}/orders', { headers: { authorization: 'Bearer ' + user.access_token } });
     return { accessToken: user.access_token, status: res.status, body: await res.json() };
-  })()`)) as { accessToken: string; status: number; body: any };
+  })()`)) as { accessToken: string; status: number; body: unknown };
 }
 
 describe('oidc-client-ts in Chromium', () => {
@@ -194,6 +203,35 @@ describe('oidc-client-ts in Chromium', () => {
       void page2.evaluate('manager.signinRedirect()').catch(() => undefined);
       await page2.waitForURL((url) => url.href.startsWith(`${issuer.issuer}/auth`));
       expect(await page2.textContent('body')).toContain('redirect_uri');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('iframe renewal needs the issuer on the same site: cross-site it answers login_required', async () => {
+    // The issuer's session cookie is SameSite=Lax, which browsers do not send in a cross-site iframe
+    // (and third-party cookies are blocked more and more): an app on another site renews with its
+    // refresh token instead.
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${crossSite()}/`);
+      await stateOf(page, 'ready');
+      void page.evaluate('manager.signinRedirect()').catch(() => undefined);
+      await signInOnPage(page, issuer.baseUrl, 'alice', `${crossSite()}/callback`);
+      await stateOf(page, 'signed-in');
+      expect((await callFromPage(page)).status).toBe(200);
+      await page.evaluate('manager.signinSilent()'); // the refresh token: works cross-site
+      expect((await callFromPage(page)).status).toBe(200);
+      await page.evaluate(`(async () => {
+        const user = await manager.getUser();
+        user.refresh_token = undefined;
+        await manager.storeUser(user);
+      })()`);
+      const framed = await page.evaluate(
+        `manager.signinSilent().then(() => 'renewed', (err) => err.error ?? err.message)`,
+      );
+      expect(framed).toBe('login_required');
     } finally {
       await context.close();
     }

@@ -78,7 +78,7 @@ async function call(
   url: string,
   token: string,
   dpop?: oauth.DPoPHandle,
-): Promise<{ status: number; body: any; challenge: string | null }> {
+): Promise<{ status: number; body: unknown; challenge: string | null }> {
   const res =
     dpop === undefined
       ? await fetch(`${url}/orders`, { headers: { authorization: `Bearer ${token}` } })

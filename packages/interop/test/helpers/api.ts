@@ -26,7 +26,7 @@ export async function startOrdersApi(
   // CORS for browser clients of the suite's pages (any loopback origin; the API is not under test here).
   app.use((req, res, next) => {
     const origin = req.headers.origin;
-    if (origin?.startsWith('http://127.0.0.1:')) {
+    if (origin !== undefined && /^http:\/\/(?:127\.0\.0\.1|localhost):\d+$/.test(origin)) {
       res.set('access-control-allow-origin', origin);
       res.set('access-control-allow-headers', 'authorization, dpop');
       res.set('access-control-expose-headers', 'www-authenticate');
@@ -53,8 +53,11 @@ export async function startOrdersApi(
 }
 
 /** `GET {api}/orders` with `Authorization: Bearer <token>`: the status and the JSON body. */
-export async function callOrders(api: string, token: string): Promise<{ status: number; body: any }> {
+export async function callOrders(
+  api: string,
+  token: string,
+): Promise<{ status: number; body: Readonly<Record<string, unknown>> }> {
   const res = await fetch(`${api}/orders`, { headers: { authorization: `Bearer ${token}` } });
   const text = await res.text();
-  return { status: res.status, body: text.startsWith('{') ? JSON.parse(text) : text };
+  return { status: res.status, body: text.startsWith('{') ? JSON.parse(text) : { text } };
 }

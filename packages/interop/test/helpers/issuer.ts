@@ -24,7 +24,11 @@ export interface Issuer {
   /** A Management API token of the administrator (scope `all`). */
   adminToken(): Promise<string>;
   /** Call the Management API as the administrator. */
-  api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  api(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: Record<string, unknown> }>;
   /** The id of a user by username. */
   userId(username: string): Promise<string>;
   /** Mint a single-use subject token (`POST /api/subject-tokens`) for token exchange. */
