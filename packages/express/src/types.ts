@@ -14,11 +14,17 @@ import type {
 } from '@gatehouse/core';
 import type { NextFunction, Request, Response } from 'express';
 
+/**
+ * Core's `AuthInfo` under a name no other package puts in the `Express` namespace: passport's types
+ * declare `Express.AuthInfo`, which would otherwise shadow it inside the merge below.
+ */
+type GatehouseAuthInfo = AuthInfo;
+
 declare global {
   namespace Express {
     interface Request {
       /** The verified access token, set by `requireAuth()`; `undefined` for an anonymous request in `optional` mode. */
-      auth?: AuthInfo;
+      auth?: GatehouseAuthInfo;
     }
   }
 }
