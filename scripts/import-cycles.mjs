@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * Fail on any import cycle between the source files of one package: every `src/` folder of the
- * workspace's packages and examples (`packages/*`, `examples/*`) and the admin console's
- * (`packages/issuer/console/src`), or the folders named on the command line.
+ * workspace's packages and examples (`packages/*`, the admin console's `packages/console` among them,
+ * and `examples/*`), or the folders named on the command line.
  *
  * Every relative import counts: `import`, `import type`, `export … from`, `import()` and
  * `import x = require()`. A type-only cycle is still a cycle of concerns. Specifiers are resolved as
@@ -32,7 +32,6 @@ export function defaultFolders() {
       folders.push(join(root, group, name, 'src'));
     }
   }
-  folders.push(join(root, 'packages/issuer/console/src'));
   return folders.filter((folder) => existsSync(folder) && statSync(folder).isDirectory());
 }
 

@@ -87,7 +87,7 @@ describe('scripts/import-cycles.mjs', () => {
         'packages/core/src',
         'packages/issuer/src',
         'packages/testing/src',
-        'packages/issuer/console/src',
+        'packages/console/src',
         'examples/demo/src',
       ]),
     );

@@ -1,7 +1,8 @@
 /**
- * The console's built files (`dist/console`, written by the package build with Vite from `console/`),
- * read once into memory. `index.html` gets the console's public path written into its asset URLs, since
- * the base URL (and so the path) is known only when the issuer starts.
+ * The console's built files (`dist/console`: the package build copies them there from the private
+ * `@gatehouse/console` package's Vite build, see scripts/copy-console.mjs), read once into memory.
+ * `index.html` gets the console's public path written into its asset URLs, since the base URL (and so
+ * the path) is known only when the issuer starts.
  *
  * @module
  */

@@ -22,13 +22,24 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-/** Build `dist/` (tsup, then the console with Vite) when it is missing or older than `src/` or `console/`. */
+const CONSOLE = join(PACKAGE, '..', 'console');
+
+/**
+ * Build `dist/` as the package build does (the console's Vite build in packages/console, tsup, then
+ * scripts/copy-console.mjs into `dist/console`) when it is missing or older than the issuer's `src/` or
+ * the console's sources.
+ */
 export function ensureBuilt(): void {
-  const newest = Math.max(newestSource(join(PACKAGE, 'src')), newestSource(join(PACKAGE, 'console')));
+  const newest = Math.max(
+    newestSource(join(PACKAGE, 'src')),
+    newestSource(join(CONSOLE, 'src')),
+    ...['index.html', 'vite.config.ts'].map((file) => statSync(join(CONSOLE, file)).mtimeMs),
+  );
   if (existsSync(CLI) && statSync(CLI).mtimeMs >= newest) return;
-  const bin = (name: string) => join(PACKAGE, 'node_modules', '.bin', name);
-  execFileSync(bin('tsup'), [], { cwd: PACKAGE, stdio: 'pipe' });
-  execFileSync(bin('vite'), ['build', '--config', 'console/vite.config.ts'], { cwd: PACKAGE, stdio: 'pipe' });
+  const bin = (dir: string, name: string) => join(dir, 'node_modules', '.bin', name);
+  execFileSync(bin(CONSOLE, 'vite'), ['build'], { cwd: CONSOLE, stdio: 'pipe' });
+  execFileSync(bin(PACKAGE, 'tsup'), [], { cwd: PACKAGE, stdio: 'pipe' });
+  execFileSync(process.execPath, ['scripts/copy-console.mjs'], { cwd: PACKAGE, stdio: 'pipe' });
 }
 
 /** Run a one-shot CLI command (`migrate`, `seed file.json` …) to completion; resolves to its stdout. */

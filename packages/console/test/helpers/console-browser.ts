@@ -1,18 +1,26 @@
 /**
- * The console's browser tests' set-up: the CLI-started issuer (`dist/cli.js start`, SQLite in a temp
- * dir) with four users (root: console administrator, auditor: console viewer, carol and sam: no console
- * role), a headless Chromium, and what the tests do with a page — sign in, move between pages, run
- * axe-core, save screenshots, read everything the page holds.
+ * The console's browser tests' set-up: the workspace's issuer started by its CLI (packages/issuer's
+ * `dist/cli.js start`, SQLite in a temp dir) with four users (root: console administrator, auditor:
+ * console viewer, carol and sam: no console role), a headless Chromium, and what the tests do with a
+ * page — sign in, move between pages, run axe-core, save screenshots, read everything the page holds.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CONSOLE_ROLES } from '@gatehouse/issuer';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { CONSOLE_ROLES } from '../../src/console/bootstrap.js';
-import { ensureBuilt, type Instance, startInstance, stopInstance } from './instances.js';
-import { adminToken, api, freePort, type TestIssuer } from './issuer.js';
+import {
+  adminToken,
+  api,
+  ensureBuilt,
+  freePort,
+  type Instance,
+  startInstance,
+  stopInstance,
+  type TestIssuer,
+} from './issuer.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Where screenshots go (docs/console.md uses some, copied to docs/img/console). */

@@ -1,8 +1,10 @@
 /**
- * The activity page's words, run in Node (console/src/events.ts): every Management API change type has
+ * The activity page's words, run in Node (src/events.ts): every Management API change type has
  * a view and a sentence naming what it acted on (F21 "visible in the console's activity"), and refused
  * exchanges and sign-ins are sentences, not codes (issue #29 item 8).
  */
+
+import { MANAGEMENT_EVENT_TYPES } from '@gatehouse/issuer';
 import { describe, expect, it } from 'vitest';
 import {
   type AuditEvent,
@@ -10,8 +12,7 @@ import {
   exchangeRefusal,
   signInRefusal,
   VIEW_TYPES,
-} from '../../console/src/events.js';
-import { MANAGEMENT_EVENT_TYPES } from '../../src/storage/records.js';
+} from '../src/events.js';
 
 const event = (type: string, details: Record<string, unknown>, userId: string | null = null): AuditEvent => ({
   id: 'evt_1',

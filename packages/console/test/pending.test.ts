@@ -1,5 +1,5 @@
 /**
- * A change waiting for a fresh sign-in (catalogue F20, console/src/pending.ts), run in Node: what is
+ * A change waiting for a fresh sign-in (catalogue F20, src/pending.ts), run in Node: what is
  * kept across the sign-in (ids only: never a password, secret or URL), what comes back (only for this
  * console's paths, only while young), and what each dangerous change is called.
  */
@@ -10,7 +10,7 @@ import {
   type PendingChange,
   savePending,
   takePending,
-} from '../../console/src/pending.js';
+} from '../src/pending.js';
 
 function memoryStorage() {
   const items = new Map<string, string>();

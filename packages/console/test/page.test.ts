@@ -5,9 +5,9 @@
  * schema's wording), and custom data typed as a JSON object.
  */
 import { describe, expect, it } from 'vitest';
-import { parseJsonObject } from '../../console/src/json-object.js';
-import { describeFailure } from '../../console/src/messages.js';
-import { can, isAdministrator, tokenScopes } from '../../console/src/scopes.js';
+import { parseJsonObject } from '../src/json-object.js';
+import { describeFailure } from '../src/messages.js';
+import { can, isAdministrator, tokenScopes } from '../src/scopes.js';
 
 const session = (...scopes: string[]) => ({ scopes: new Set(scopes) });
 const jwt = (payload: unknown) =>

@@ -1,5 +1,6 @@
 /**
- * The admin console in Chromium against the CLI-started issuer (`dist/cli.js start`, SQLite): an
+ * The admin console in Chromium against the issuer of the workspace started by its CLI
+ * (packages/issuer's `dist/cli.js start`, SQLite), which serves this package's build: an
  * administrator signs in through the issuer's own sign-in page and, by clicking only, creates an API
  * resource with two scopes, a user role and an M2M role, a user (disables, enables, resets the
  * password, gives a role, creates a personal access token shown once), an SPA and an M2M application
@@ -10,11 +11,11 @@
  * anything. No shown-once secret stays in the page after its dialog closes, or reaches storage. Every
  * page passes axe-core (no serious or critical violations) and runs under the console's CSP without a
  * violation; screenshots of every page, at desktop and phone widths, light and dark, are saved to
- * test/e2e/screenshots/.
+ * test/e2e/screenshots/. How the issuer serves the build (headers, hashed assets, its start banner) is
+ * the issuer's to test: packages/issuer/test/e2e/console-assets.test.ts.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, codeOf, pkce, signIn, tokenRequest } from '../helpers/agent.js';
 import {
   type ConsoleWorld,
   everything,
@@ -25,8 +26,19 @@ import {
   signInAs as signInWorld,
   startConsoleWorld,
 } from '../helpers/console-browser.js';
-import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE } from '../helpers/exchange.js';
-import { adminToken, api, clientCredentials, type TestIssuer } from '../helpers/issuer.js';
+import {
+  ACCESS_TOKEN_TYPE,
+  Agent,
+  adminToken,
+  api,
+  clientCredentials,
+  codeOf,
+  pkce,
+  signIn,
+  type TestIssuer,
+  TOKEN_EXCHANGE,
+  tokenRequest,
+} from '../helpers/issuer.js';
 
 const ORDERS = 'https://orders.example.com';
 const BACKEND_REDIRECT = 'http://127.0.0.1:8976/callback';
@@ -49,41 +61,6 @@ const newPage = () => openPage(world);
 const signInAs = (page: Page, username: string) => signInWorld(world, page, username);
 
 describe('the admin console in Chromium', { timeout: 120_000 }, () => {
-  it('the start banner prints where the console is', () => {
-    expect(world.instance.stderr()).toContain(`  Admin console:   ${t.baseUrl}/console/\n`);
-  });
-
-  it('serves the page with a strict CSP and no caching, and hashed assets for a year', async () => {
-    const page = await fetch(`${t.baseUrl}/console/users`);
-    expect(page.status).toBe(200);
-    expect(page.headers.get('cache-control')).toBe('no-store');
-    const csp = page.headers.get('content-security-policy')!;
-    expect(csp).toContain("script-src 'self'");
-    expect(csp).not.toContain('unsafe-inline');
-    expect(csp).toContain("frame-ancestors 'none'");
-    const html = await page.text();
-    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
-    const asset = /src="([^"]+\.js)"/.exec(html)![1]!;
-    expect(asset).toMatch(/^\/console\/assets\/index-[\w-]+\.js$/);
-    const js = await fetch(`${t.baseUrl}${asset}`);
-    expect(js.status).toBe(200);
-    expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect(js.headers.get('content-type')).toContain('text/javascript');
-    expect((await fetch(`${t.baseUrl}/console/assets/nope.js`)).status).toBe(404);
-    expect((await fetch(`${t.baseUrl}/console`, { redirect: 'manual' })).headers.get('location')).toBe(
-      '/console/',
-    );
-    expect((await fetch(`${t.baseUrl}/console/`, { method: 'POST' })).status).toBe(405);
-    expect(await (await fetch(`${t.baseUrl}/console/config.json`)).json()).toEqual({
-      endpoint: t.baseUrl,
-      clientId: 'gatehouse-console',
-      redirectUri: `${t.baseUrl}/console/callback`,
-      postLogoutRedirectUri: `${t.baseUrl}/console/`,
-      managementApi: `${t.baseUrl}/api`,
-      basePath: '/console',
-    });
-  });
-
   it('a user without a console role is refused after signing in', async () => {
     const { context, page, errors } = await newPage();
     try {
