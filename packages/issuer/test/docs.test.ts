@@ -61,6 +61,8 @@ describe('docs/issuer.md', () => {
       `rateLimits.${key}`,
       value,
     ]),
+    ['shutdown.drainDelay', DEFAULTS.shutdown.drainDelay],
+    ['shutdown.drainTimeout', DEFAULTS.shutdown.drainTimeout],
   ];
 
   it.each(flat)('states %s = %s', (setting, value) => {

@@ -23,6 +23,7 @@ import { resolveDpopConfig } from './dpop.js';
 import { checkOptionNames, OPTION_TREE } from './keys.js';
 import { integer, oneOf, parseSetting, parseSettings, text, withDefaults } from './parse.js';
 import { resolveProtection } from './protection.js';
+import { resolveShutdownConfig } from './shutdown.js';
 import type { CustomJwtClaimsConfig, IssuerConfig, ResolvedConfig } from './types.js';
 import { resolveWebhookConfig } from './webhooks.js';
 
@@ -298,5 +299,6 @@ export function resolveConfig(config: IssuerConfig): ResolvedConfig {
     dpop: resolveDpopConfig(config.dpop),
     console: resolveConsoleConfig(config.console),
     webhooks: resolveWebhookConfig(config.webhooks),
+    shutdown: resolveShutdownConfig(config.shutdown),
   });
 }
