@@ -79,7 +79,12 @@ describe('shutdown settings', () => {
     let stderr = '';
     const io = {
       stdout: { write: () => true },
-      stderr: { write: (text: string) => ((stderr += text), true) },
+      stderr: {
+        write: (text: string) => {
+          stderr += text;
+          return true;
+        },
+      },
       env: { GATEHOUSE_SHUTDOWN_DRAIN_DELAY: '30' },
       cwd: tmpdir(),
     };
