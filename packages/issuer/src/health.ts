@@ -134,6 +134,7 @@ export function createHealth(deps: HealthDeps): Health {
   const { log } = deps;
   const timing = deps.timing ?? DEFAULTS.health;
   const query = databaseQuery(deps.store);
+  const latest = MIGRATIONS.at(-1)?.version;
   let draining = false;
   let cached: { readonly at: number; readonly check: DatabaseCheck } | undefined;
   let running: Promise<DatabaseCheck> | undefined;
@@ -156,15 +157,23 @@ export function createHealth(deps: HealthDeps): Health {
     // Logged when the result changes, not on every probe.
     if (before?.database !== check.database || before?.migrations !== check.migrations) {
       if (check.database === 'ok' && check.migrations === 'ok') {
-        if (before !== undefined) log.info({ event: 'health.ready_again' }, 'readiness checks pass again');
-      } else
+        if (before !== undefined)
+          log.info({ event: 'health.database_ok' }, 'readiness: the database check passes again');
+      } else if (check.migrations === 'pending')
+        log.warn(
+          { event: 'health.migrations_pending', ...check, migration: latest },
+          `readiness: the database lacks migration ${latest} of this version; run gatehouse-issuer migrate`,
+        );
+      else
         log.warn(
           {
             event: 'health.database_failed',
             ...check,
             err: cause === undefined ? undefined : { message: cause },
           },
-          'readiness: the database check failed',
+          check.database === 'timeout'
+            ? `readiness: the database did not answer within ${timing.databaseTimeout} ms`
+            : 'readiness: the database query failed',
         );
     }
     return check;

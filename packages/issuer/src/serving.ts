@@ -39,7 +39,7 @@ export interface Serving {
    * answered and its connection closed. {@link close} cuts what remains.
    */
   drain(): Promise<void>;
-  /** Requests being answered now. */
+  /** Requests in flight now: not answered yet, or their body not all received yet. */
   readonly inFlight: number;
 }
 
@@ -57,14 +57,20 @@ export function createServing(handler: RequestHandler, config: ResolvedConfig, l
   const answering = new Set<ServerResponse>();
   let closed = false;
   let draining = false;
-  const track = (server: Server) => (_req: IncomingMessage, res: ServerResponse) => {
+  const track = (server: Server) => (req: IncomingMessage, res: ServerResponse) => {
     answering.add(res);
     if (draining) res.setHeader('connection', 'close');
-    res.once('close', () => {
+    // In flight until answered and until its body has been received (or the connection dropped): an
+    // answer sent before the body arrived still leaves its connection busy.
+    let open = 2;
+    const done = () => {
+      if (--open > 0) return;
       answering.delete(res);
       // A request that began before the drain may have kept its connection alive: close it now.
       if (draining) setImmediate(() => server.closeIdleConnections());
-    });
+    };
+    res.once('close', done);
+    req.once('close', done);
   };
   const markDraining = () => {
     draining = true;

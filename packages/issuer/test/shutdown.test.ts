@@ -206,8 +206,11 @@ describe.each(DRIVERS)('issuer.shutdown() (%s)', (driver) => {
       const webhookId = await oneDelivery(t, held.receiver.url);
       await held.arrived;
       const done = t.issuer.shutdown();
-      // The attempt holds the shutdown open (nothing else is in flight).
+      // The attempt holds the shutdown open (nothing else is in flight: the requests above are done).
       await sleep(500);
+      expect(t.events('shutdown.closing')).toEqual([
+        expect.objectContaining({ requests: 0, webhookDeliveries: 1 }),
+      ]);
       expect(t.events('shutdown.complete')).toEqual([]);
       held.release();
       const result = await done;
