@@ -236,8 +236,8 @@ describe('docs/deployment.md: probes and graceful shutdown', () => {
     expect(Object.keys(env)).toContain('GATEHOUSE_SHUTDOWN_DRAIN_DELAY');
     expect(unknownVariables(env)).toEqual([]);
     const config = resolveConfig({
-      baseUrl: 'https://id.example.com',
       ...loadConfig({ env, cwd: tmpdir() }),
+      baseUrl: 'https://id.example.com',
     });
     const number = (pattern: RegExp, text = yaml) => Number(pattern.exec(text)![1]);
     const probe = (name: string) => yaml.slice(yaml.indexOf(`${name}:`)).split(/\n {6}\w/)[0]!;
