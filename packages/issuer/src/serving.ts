@@ -57,6 +57,8 @@ export function createServing(handler: RequestHandler, config: ResolvedConfig, l
   const answering = new Set<ServerResponse>();
   let closed = false;
   let draining = false;
+  /** Set by drain(): idle connections are closed from then on (not before: a balancer may still use them). */
+  let closing = false;
   const track = (server: Server) => (req: IncomingMessage, res: ServerResponse) => {
     answering.add(res);
     if (draining) res.setHeader('connection', 'close');
@@ -66,8 +68,10 @@ export function createServing(handler: RequestHandler, config: ResolvedConfig, l
     const done = () => {
       if (--open > 0) return;
       answering.delete(res);
-      // A request that began before the drain may have kept its connection alive: close it now.
-      if (draining) setImmediate(() => server.closeIdleConnections());
+      // A request that began before the drain may have kept its connection alive: close it once idle.
+      // Only when no longer accepting: during the drain delay a balancer may still send a request on any
+      // idle connection, and closing one under it would lose that request.
+      if (closing) setImmediate(() => server.closeIdleConnections());
     };
     res.once('close', done);
     req.once('close', done);
@@ -110,6 +114,7 @@ export function createServing(handler: RequestHandler, config: ResolvedConfig, l
     async drain() {
       markDraining();
       closed = true;
+      closing = true;
       await Promise.all(
         [...servers].map(
           (server) =>
