@@ -58,14 +58,15 @@ export interface Instance extends Backend {
 
 /**
  * Start `gatehouse-issuer start` on a free loopback port (or `port`); resolves once `/health` answers
- * 200. `options.logs` keeps its standard output (the JSON log lines) for `stdout()`.
+ * 200 (within `options.timeout` ms, default 30 s). `options.logs` keeps its standard output (the JSON
+ * log lines) for `stdout()`.
  */
 export async function startInstance(
   name: string,
   baseUrl: string,
   env: Record<string, string>,
   port?: number,
-  options: { readonly logs?: boolean } = {},
+  options: { readonly logs?: boolean; readonly timeout?: number } = {},
 ): Promise<Instance> {
   port ??= await freePort();
   const child = spawn(
@@ -98,7 +99,7 @@ export async function startInstance(
     exited,
     live: () => child.exitCode === null && child.signalCode === null,
   };
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + (options.timeout ?? 30_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}): ${stderr}`);
     const ok = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) }).then(
