@@ -1,13 +1,15 @@
 /**
  * The issuer's front door: one Node request handler that sends `{basePath}/oidc/*` to oidc-provider,
- * answers `/health` and `/`, and hands everything else to the sign-in interactions and the Management
- * API; unknown paths get a JSON 404. Every request is logged by path only (never its query), with
- * interaction ids masked.
+ * answers `/health`, the probes `/health/live` and `/health/ready` (no authentication, no rate limit)
+ * and `/`, and hands everything else to the sign-in interactions and the Management API; unknown paths
+ * get a JSON 404. Every request is logged by path only (never its query), with interaction ids masked;
+ * probes are logged at `debug`, so a probe every second does not fill the log.
  *
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import type { Health } from './health.js';
 import { sendJson } from './internal/http.js';
 import type { ResolvedConfig } from './issuer-config.js';
 import type { Store } from './storage/store.js';
@@ -34,6 +36,8 @@ export interface FrontDeps {
   readonly config: ResolvedConfig;
   readonly store: Store;
   readonly log: Logger;
+  /** The readiness of `/health/ready`. */
+  readonly health: Pick<Health, 'ready'>;
   /** oidc-provider's current callback (it is rebuilt when the signing keys change). */
   readonly oidc: () => RequestHandler;
   /** Re-read the keys before serving the JWKS on a shared store; never rejects. */
@@ -67,13 +71,14 @@ export function logPath(path: string): string {
  *
  * @example
  * ```ts
- * const handler = createFrontHandler({ config, store, log, oidc: () => callback, refreshJwks, interactions, management });
+ * const handler = createFrontHandler({ config, store, log, health, oidc: () => callback, refreshJwks, interactions, management });
  * createServer(handler).listen(3001);
  * ```
  */
 export function createFrontHandler(deps: FrontDeps): RequestHandler {
-  const { config, store, log, interactions, management } = deps;
+  const { config, store, log, health, interactions, management } = deps;
   const oidcPrefix = `${config.basePath}/oidc`;
+  const probes = new Set([`${config.basePath}/health/live`, `${config.basePath}/health/ready`]);
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const full = url.pathname;
@@ -102,6 +107,16 @@ export function createFrontHandler(deps: FrontDeps): RequestHandler {
       }
       return;
     }
+    if (path === '/health/live') {
+      sendJson(res, 200, { status: 'ok' });
+      return;
+    }
+    if (path === '/health/ready') {
+      const { ready, failed, checks } = await health.ready();
+      if (ready) sendJson(res, 200, { status: 'ready', checks });
+      else sendJson(res, 503, { status: 'unavailable', failed, checks });
+      return;
+    }
     if (await interactions(req, res, path)) return;
     if (await management(req, res, path, url)) return;
     if (path === '/') {
@@ -127,10 +142,11 @@ export function createFrontHandler(deps: FrontDeps): RequestHandler {
     }
     const path = url.pathname;
     // With request logs off (level above info), nothing is prepared for them.
-    if (log.isLevelEnabled('info'))
+    const level = probes.has(path) ? 'debug' : 'info';
+    if (log.isLevelEnabled(level))
       res.once('finish', () => {
         // Path only: query strings can carry codes, tokens (id_token_hint) or state, and are never logged.
-        log.info({
+        log[level]({
           event: 'http',
           method: req.method,
           path: logPath(path),

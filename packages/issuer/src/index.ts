@@ -50,6 +50,11 @@ export type {
   TtlConfig,
 } from './config/schema.js';
 export {
+  type ResolvedShutdownConfig,
+  resolveShutdownConfig,
+  type ShutdownConfig,
+} from './config/shutdown.js';
+export {
   type ResolvedWebhookConfig,
   resolveWebhookConfig,
   type WebhookConfig,
@@ -100,6 +105,7 @@ export {
 } from './errors.js';
 export { GRANTS, type GrantContext, type GrantModule } from './grants/index.js';
 export { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES, tokenExchangeGrant } from './grants/token-exchange.js';
+export type { Readiness, ReadinessChecks } from './health.js';
 export { type IssuerConfig, type ResolvedConfig, resolveConfig } from './issuer-config.js';
 export { generateSigningKey, type Jwk, type KeySet, type SigningKeyInfo } from './keys.js';
 export { createLogger, REDACT_PATHS, REDACTED_FIELDS } from './logger.js';
@@ -107,6 +113,7 @@ export { MANAGEMENT_SCOPES } from './management/scopes.js';
 export { clientAddress } from './protection/client-address.js';
 export { parseSeed, type SeedDocument, type SeedResult, seed } from './seed.js';
 export { createIssuer, type Issuer } from './server.js';
+export type { ShutdownResult } from './shutdown.js';
 export { createAdapter } from './storage/adapter.js';
 export {
   COPIED_TABLES,

@@ -1,7 +1,7 @@
 /**
  * The {@link Issuer} that `createIssuer()` returns: its configuration, store, logger and provider,
  * the Node request handler, and the operations of a running issuer (listen, serve, rotate and reload
- * keys, seed, close).
+ * keys, seed, shut down gracefully, close).
  *
  * @module
  */
@@ -13,6 +13,7 @@ import type { BootstrapResult } from './bootstrap.js';
 import type { ResolvedConfig } from './issuer-config.js';
 import type { SigningKeyInfo } from './keys.js';
 import type { SeedResult } from './seed.js';
+import type { ShutdownResult } from './shutdown.js';
 import type { Store } from './storage/store.js';
 
 /**
@@ -55,6 +56,20 @@ export interface Issuer {
   reloadKeys(): Promise<boolean>;
   /** Load a seed document (see `seed`). */
   seed(document: unknown): Promise<SeedResult>;
-  /** Stop listening, stop timers and close the store (when the issuer opened it). */
+  /**
+   * Stop gracefully (what the CLI does on SIGTERM and SIGINT): `/health/ready` answers `503` at once,
+   * the issuer keeps serving for `shutdown.drainDelay` seconds, then stops accepting connections,
+   * answers the requests in flight (with `Connection: close`), lets the webhook deliveries it claimed
+   * finish, and closes like {@link close}; all within `shutdown.drainTimeout` seconds, past which what
+   * remains is cut (`clean: false`, logged as `shutdown.cut`). Later calls resolve to the same result.
+   *
+   * @param reason - Logged with the start of the shutdown (the signal's name).
+   */
+  shutdown(reason?: string): Promise<ShutdownResult>;
+  /**
+   * Stop listening and drop open connections, hand webhook deliveries under way back to the queue,
+   * stop timers and close the store (when the issuer opened it). During a {@link shutdown}, cuts it
+   * short and resolves once it is over.
+   */
   close(): Promise<void>;
 }

@@ -1,8 +1,8 @@
 /**
  * `createIssuer()`: wiring. Opens and migrates the store, runs the bootstrap, loads the signing keys,
  * builds oidc-provider (mounted at `/oidc`), the sign-in interactions (`/interaction`), the Management
- * API (`/api`, guarded by `@gatehouse/core`) and `/health`, and returns a Node request handler with
- * `listen()` and `close()`.
+ * API (`/api`, guarded by `@gatehouse/core`), `/health` and the probes (`/health/live`, `/health/ready`),
+ * and returns a Node request handler with `listen()`, `shutdown()` (graceful) and `close()`.
  *
  * @module
  */
@@ -13,6 +13,7 @@ import { mountConsole } from './console/routes.js';
 import { loadCustomClaims } from './customize/load.js';
 import { createFrontHandler } from './front.js';
 import { createFailureLimiter } from './grants/failure-limiter.js';
+import { createHealth } from './health.js';
 import { createInteractionRoutes } from './interactions/routes.js';
 import { createAuditTrail } from './internal/audit.js';
 import { epoch } from './internal/ids.js';
@@ -26,6 +27,7 @@ import { buildOidc, type OidcInstance } from './oidc/generation.js';
 import { createProtection } from './protection/protection.js';
 import { seed } from './seed.js';
 import { createServing } from './serving.js';
+import { createShutdown } from './shutdown.js';
 import { openConfiguredStore, prepare } from './startup.js';
 import type { Store } from './storage/store.js';
 import { startWebhookDispatcher } from './webhooks/dispatcher.js';
@@ -133,10 +135,12 @@ async function assemble(
       cookieKeys,
     }),
   );
+  const health = createHealth({ store, log, signingKeys: () => keys.current().signing.length });
   const handler = createFrontHandler({
     config,
     store,
     log,
+    health,
     oidc: () => oidc.callback,
     refreshJwks: keys.refreshQuietly,
     interactions,
@@ -153,6 +157,25 @@ async function assemble(
 
   const servers = createServing(handler, config, log);
   let closed = false;
+  const closeAll = async () => {
+    if (closed) return;
+    closed = true;
+    stopMaintenance();
+    keys.close();
+    await servers.close();
+    await webhooks.close();
+    await protection.close();
+    await claims?.runner.close();
+    if (ownsStore) await store.close();
+  };
+  const shutdown = createShutdown({
+    settings: config.shutdown,
+    log,
+    health,
+    servers,
+    webhooks,
+    close: closeAll,
+  });
 
   return {
     config,
@@ -170,16 +193,15 @@ async function assemble(
     rotateKeys: keys.rotate,
     reloadKeys: keys.reload,
     seed: (document) => seed({ store, config, now: epoch(), validateApplication }, document),
+    shutdown: (reason) => shutdown.run(reason),
     async close() {
-      if (closed) return;
-      closed = true;
-      stopMaintenance();
-      keys.close();
-      await servers.close();
-      await webhooks.close();
-      await protection.close();
-      await claims?.runner.close();
-      if (ownsStore) await store.close();
+      if (shutdown.started) {
+        // Closing during a graceful shutdown cuts it short; it closes everything itself.
+        shutdown.cut();
+        await shutdown.run();
+        return;
+      }
+      await closeAll();
     },
   };
 }

@@ -1,19 +1,24 @@
 /**
  * docs/issuer.md and docs/impersonation.md state the same defaults as DEFAULTS and document every
  * Management API scope; impersonation.md has the sequence diagram and a curl example per step.
- * docs/deployment.md names real environment variables and defaults, and shows the measured numbers of
- * bench/results/storage.json.
+ * docs/deployment.md names real environment variables and defaults, shows the measured numbers of
+ * bench/results/storage.json, the answers of `/health/ready` as an issuer gives them, and a Kubernetes
+ * sample whose probes and drain settings fit together.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ENVIRONMENT, unknownVariables } from '../src/cli/config.js';
+import { ENVIRONMENT, loadConfig, unknownVariables } from '../src/cli/config.js';
 import { CLI_SETTINGS } from '../src/cli/settings.js';
 import { DEFAULTS } from '../src/config/defaults.js';
+import { resolveConfig } from '../src/issuer-config.js';
 import { RESERVED_CLAIMS } from '../src/customize/types.js';
 import { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES } from '../src/grants/token-exchange.js';
 import { MANAGEMENT_SCOPES } from '../src/management/scopes.js';
+import { createIssuer } from '../src/server.js';
 import { MIGRATIONS } from '../src/storage/migrations/index.js';
+import { freePort } from './helpers/issuer.js';
 
 const doc = readFileSync(join(import.meta.dirname, '../../../docs/issuer.md'), 'utf8');
 const impersonation = readFileSync(join(import.meta.dirname, '../../../docs/impersonation.md'), 'utf8');
@@ -61,6 +66,8 @@ describe('docs/issuer.md', () => {
       `rateLimits.${key}`,
       value,
     ]),
+    ['shutdown.drainDelay', DEFAULTS.shutdown.drainDelay],
+    ['shutdown.drainTimeout', DEFAULTS.shutdown.drainTimeout],
   ];
 
   it.each(flat)('states %s = %s', (setting, value) => {
@@ -192,5 +199,62 @@ describe('docs/deployment.md', () => {
       expect(cells[4]).toBe(`${Math.round(s.tokenExchangesPerSecond).toLocaleString('en-US')} exchanges/s`);
       expect(cells[5]).toBe(`${s.tokenExchangeRatio.toFixed(2)}×`);
     }
+  });
+});
+
+describe('docs/deployment.md: probes and graceful shutdown', () => {
+  const deployment = readFileSync(join(import.meta.dirname, '../../../docs/deployment.md'), 'utf8');
+  const section = deployment.slice(deployment.indexOf('## Probes and graceful shutdown'));
+
+  it('shows the answers of /health/ready as an issuer gives them, ready and draining', async () => {
+    const shown = [...section.matchAll(/<!-- output -->\n```json\n(.*)\n```/g)].map((match) => match[1]);
+    expect(shown).toHaveLength(2);
+    const port = await freePort();
+    const issuer = await createIssuer({
+      baseUrl: `http://127.0.0.1:${port}`,
+      database: ':memory:',
+      log: { level: 'silent' },
+      shutdown: { drainDelay: 5, drainTimeout: 10 },
+    });
+    try {
+      await issuer.listen(port, '127.0.0.1');
+      expect(await (await fetch(`http://127.0.0.1:${port}/health/ready`)).text()).toBe(shown[0]);
+      void issuer.shutdown();
+      const draining = await fetch(`http://127.0.0.1:${port}/health/ready`);
+      expect(draining.status).toBe(503);
+      expect(await draining.text()).toBe(shown[1]);
+    } finally {
+      await issuer.close();
+    }
+  });
+
+  it('the Kubernetes sample probes the real paths, and its timings fit the drain settings', () => {
+    const yaml = section.split('```yaml\n')[1]!.split('```')[0]!;
+    const env = Object.fromEntries(
+      [...yaml.matchAll(/name: (GATEHOUSE_\w+), value: "([^"]*)"/g)].map((match) => [match[1]!, match[2]!]),
+    );
+    expect(Object.keys(env)).toContain('GATEHOUSE_SHUTDOWN_DRAIN_DELAY');
+    expect(unknownVariables(env)).toEqual([]);
+    const config = resolveConfig({
+      ...loadConfig({ env, cwd: tmpdir() }),
+      baseUrl: 'https://id.example.com',
+    });
+    const number = (pattern: RegExp, text = yaml) => Number(pattern.exec(text)![1]);
+    const probe = (name: string) => yaml.slice(yaml.indexOf(`${name}:`)).split(/\n {6}\w/)[0]!;
+    const liveness = probe('livenessProbe');
+    const readiness = probe('readinessProbe');
+    expect(liveness).toContain(`path: /health/live, port: ${config.port}`);
+    expect(readiness).toContain(`path: /health/ready, port: ${config.port}`);
+    expect(number(/containerPort: (\d+)/)).toBe(config.port);
+    // The balancer (the endpoints controller) has taken the pod out before it stops accepting.
+    const detection =
+      number(/periodSeconds: (\d+)/, readiness) * number(/failureThreshold: (\d+)/, readiness);
+    expect(config.shutdown.drainDelay).toBeGreaterThan(detection);
+    // The issuer cuts (and says so) before the kubelet's SIGKILL.
+    expect(number(/terminationGracePeriodSeconds: (\d+)/)).toBeGreaterThan(config.shutdown.drainTimeout);
+    // A probe answer is cached for a second and bounded by the database timeout: within timeoutSeconds.
+    expect(number(/timeoutSeconds: (\d+)/, readiness) * 1_000).toBeGreaterThan(
+      DEFAULTS.health.databaseTimeout,
+    );
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Listening: `issuer.listen()` on a taken port rejects with a one-line ListenError; `serve()` answers on
- * a server bound before `createIssuer()`, and `close()` closes it.
+ * a server bound before `createIssuer()`, and `close()` closes it; while it starts, such a server already
+ * answers the liveness probe (`200`), and the readiness probe `503`.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -50,5 +51,23 @@ describe('listening', () => {
     await issuer.close();
     expect(server.listening).toBe(false);
     expect(() => issuer.serve(server)).toThrow('the issuer is closed');
+  });
+
+  it('while starting, the liveness probe answers 200 and readiness 503; then the issuer answers both', async () => {
+    const server = await bindServer(0, '127.0.0.1', undefined, '/auth/health/live');
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const live = await fetch(`${url}/auth/health/live`);
+    expect([live.status, await live.json()]).toEqual([200, { status: 'ok' }]);
+    const ready = await fetch(`${url}/auth/health/ready`);
+    expect([ready.status, await ready.json()]).toEqual([503, { status: 'starting' }]);
+    const issuer = await createIssuer({ baseUrl: `${url}/auth`, database: ':memory:', log: quiet });
+    try {
+      issuer.serve(server);
+      expect((await fetch(`${url}/auth/health/live`)).status).toBe(200);
+      expect((await fetch(`${url}/auth/health/ready`)).status).toBe(200);
+      expect((await fetch(`${url}/health/ready`)).status).toBe(404);
+    } finally {
+      await issuer.close();
+    }
   });
 });

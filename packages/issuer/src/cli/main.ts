@@ -1,6 +1,8 @@
 /**
  * The `gatehouse-issuer` command once the Node.js version is known to be good (`index.ts`): run the
- * command, keep `start` running until SIGINT/SIGTERM, exit with the command's code otherwise.
+ * command, keep `start` running until SIGINT/SIGTERM, exit with the command's code otherwise. The
+ * first signal starts a graceful shutdown (`issuer.shutdown()`: exit 0 when everything finished within
+ * `shutdown.drainTimeout`, 1 when something was cut); a second one cuts it short at once.
  *
  * @module
  */
@@ -16,13 +18,23 @@ if (result.issuer === undefined) {
   process.exitCode = result.code;
 } else {
   const issuer = result.issuer;
+  let stopping = false;
   const stop = (signal: string) => {
-    process.stderr.write(`Received ${signal}, shutting down.\n`);
-    issuer.close().then(
-      () => process.exit(0),
+    if (stopping) {
+      process.stderr.write(`Received ${signal} again, closing now.\n`);
+      void issuer.close();
+      return;
+    }
+    stopping = true;
+    const { drainDelay, drainTimeout } = issuer.config.shutdown;
+    process.stderr.write(
+      `Received ${signal}, shutting down (drain delay ${drainDelay} s, at most ${drainTimeout} s).\n`,
+    );
+    issuer.shutdown(signal).then(
+      ({ clean }) => process.exit(clean ? 0 : 1),
       () => process.exit(1),
     );
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
 }

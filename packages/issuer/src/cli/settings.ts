@@ -230,6 +230,13 @@ const ROWS: readonly Row[] = [
   ['webhooks.secretOverlap', 'integer', '<s>', 'seconds a rotated-out webhook secret stays valid'],
   ['webhooks.concurrency', 'integer', '<n>', 'deliveries to one webhook endpoint in flight at once'],
   [
+    'shutdown.drainDelay',
+    'integer',
+    '<s>',
+    'seconds to keep serving after /health/ready turned 503 on SIGTERM, before refusing connections',
+  ],
+  ['shutdown.drainTimeout', 'integer', '<s>', 'seconds a graceful shutdown may take in all; then it is cut'],
+  [
     'customJwtClaims.module',
     'string',
     '<file>',

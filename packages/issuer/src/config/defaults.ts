@@ -288,6 +288,41 @@ export const DEFAULTS = Object.freeze({
      */
     retryAfter: 1,
   }),
+  /** Graceful shutdown (`issuer.shutdown()`; the CLI runs it on SIGTERM and SIGINT). */
+  shutdown: Object.freeze({
+    /**
+     * Seconds the instance keeps serving after `/health/ready` turned `503`, before it stops accepting
+     * connections. 0: without a balancer (development, one process under a supervisor) waiting only
+     * delays the stop, and behind one the right value is the balancer's own detection time (check
+     * interval × failures), which no default can know: Kubernetes and load-balancer users set it.
+     */
+    drainDelay: 0,
+    /**
+     * Seconds the whole shutdown may take, `drainDelay` included (25 s): under Kubernetes' default
+     * `terminationGracePeriodSeconds` of 30, so the issuer cuts what remains and says so in its log
+     * before the kubelet's SIGKILL would.
+     */
+    drainTimeout: 25,
+    /**
+     * Milliseconds closing what remains may take once `drainTimeout` has passed (cut connections, hand
+     * webhook deliveries back, close the database) before the CLI exits anyway (not a setting).
+     */
+    closeTimeout: 2_000,
+  }),
+  /** The readiness check of `/health/ready` (fixed; see health.ts). */
+  health: Object.freeze({
+    /**
+     * Milliseconds the database check (one indexed read of `schema_migrations`) may take before the
+     * instance counts as not ready (1 s): far above a healthy round trip, and within the 1 s default
+     * `timeoutSeconds` of a Kubernetes probe once the answer is cached.
+     */
+    databaseTimeout: 1_000,
+    /**
+     * Milliseconds a database check's result is reused (1 s): probes every second from several
+     * balancers cost at most one query per second per instance, and only one runs at a time.
+     */
+    cacheFor: 1_000,
+  }),
   dpop: Object.freeze({
     /**
      * Whether every DPoP proof at the token endpoint must carry a server nonce (RFC 9449 §8). Off: a

@@ -77,6 +77,7 @@ export const OPTION_TREE: OptionTree = Object.freeze({
   dpop: leaves('requireNonce'),
   console: leaves('enabled', 'reauthenticateAfter'),
   webhooks: leaves('allowedPrivateTargets', 'disableAfter', 'secretOverlap', 'concurrency'),
+  shutdown: leaves('drainDelay', 'drainTimeout'),
   customJwtClaims: leaves(
     'module',
     'environmentVariables',

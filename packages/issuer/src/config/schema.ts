@@ -22,6 +22,7 @@ import { resolveDpopConfig } from './dpop.js';
 import { checkOptionNames, OPTION_TREE } from './keys.js';
 import { integer, oneOf, parseSetting, parseSettings, text, withDefaults } from './parse.js';
 import { resolveProtection } from './protection.js';
+import { resolveShutdownConfig } from './shutdown.js';
 import type { CustomJwtClaimsConfig, IssuerSettings, ResolvedSettings } from './types.js';
 import { resolveWebhookConfig } from './webhooks.js';
 
@@ -299,5 +300,6 @@ export function resolveSettings<Driver>(config: IssuerSettings<Driver>): Resolve
     dpop: resolveDpopConfig(config.dpop),
     console: resolveConsoleConfig(config.console),
     webhooks: resolveWebhookConfig(config.webhooks),
+    shutdown: resolveShutdownConfig(config.shutdown),
   });
 }

@@ -11,6 +11,7 @@ import type { ConsoleConfig, ResolvedConsoleConfig } from './console.js';
 import type { AccessTokenFormat, CustomClaimsOnError, LogLevel, SigningAlgorithm } from './constants.js';
 import type { DpopConfig, ResolvedDpopConfig } from './dpop.js';
 import type { ProxyConfig, RateLimitConfig, ResolvedProtectionConfig, SignInConfig } from './protection.js';
+import type { ResolvedShutdownConfig, ShutdownConfig } from './shutdown.js';
 import type { ResolvedWebhookConfig, WebhookConfig } from './webhooks.js';
 
 /**
@@ -253,6 +254,8 @@ export interface IssuerSettings<Driver = unknown> {
   console?: ConsoleConfig;
   /** Webhook targets, disabling of failing endpoints, secret rotation overlap, per-endpoint concurrency. */
   webhooks?: WebhookConfig;
+  /** Graceful shutdown: how long to keep serving once draining, and how long the whole stop may take. */
+  shutdown?: ShutdownConfig;
 }
 
 /**
@@ -302,4 +305,5 @@ export interface ResolvedSettings<Driver = unknown> {
   readonly dpop: ResolvedDpopConfig;
   readonly console: ResolvedConsoleConfig;
   readonly webhooks: ResolvedWebhookConfig;
+  readonly shutdown: ResolvedShutdownConfig;
 }

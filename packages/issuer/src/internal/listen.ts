@@ -42,6 +42,8 @@ const STARTING = new WeakMap<Server, (req: IncomingMessage, res: ServerResponse)
 /**
  * A server bound to `port`/`host` that answers `503 {"status":"starting"}` (with `Retry-After`) until
  * `issuer.serve(server)` takes over: bind first, so a taken port is known before anything is created.
+ * `livePath` (the liveness probe, `{basePath}/health/live`) is answered `200 {"status":"ok"}` meanwhile:
+ * the process is up, and a long start (migrations) is no reason to restart it.
  *
  * @example
  * ```ts
@@ -54,8 +56,15 @@ export async function bindServer(
   port: number,
   host: string,
   change?: { port: string; host: string },
+  livePath?: string,
 ): Promise<Server> {
-  const starting = (_req: IncomingMessage, res: ServerResponse) => {
+  const starting = (req: IncomingMessage, res: ServerResponse) => {
+    if (livePath !== undefined && req.url === livePath) {
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+        .end('{"status":"ok"}');
+      return;
+    }
     res
       .writeHead(503, {
         'content-type': 'application/json',

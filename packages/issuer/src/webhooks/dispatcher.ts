@@ -13,8 +13,8 @@
  * with the audit event `webhook.disabled`. Since the queue is in the database, a restart loses nothing:
  * a pending delivery is picked up by whichever process looks next; attempts under way when the issuer
  * closes are cut short and handed back to the queue, due at once (without counting against
- * `maxAttempts`). Logs name the event and endpoint ids, never the URL (it may carry credentials) or the
- * secret.
+ * `maxAttempts`); a graceful stop (`drain()`) first claims nothing more and lets them finish. Logs
+ * name the event and endpoint ids, never the URL (it may carry credentials) or the secret.
  *
  * @module
  */
@@ -67,8 +67,15 @@ export type DispatcherTiming = {
  * ```
  */
 export interface WebhookDispatcher {
+  /**
+   * Stop claiming deliveries; resolves once the attempts under way have finished and been recorded (a
+   * graceful stop: {@link close} afterwards hands back whatever is still under way).
+   */
+  drain(): Promise<void>;
   /** Stop looking at the queue, cut the attempts under way short; resolves once they are handed back. */
   close(): Promise<void>;
+  /** Attempts under way now (claimed by this process and not settled yet). */
+  readonly inFlight: number;
 }
 
 /**
@@ -282,13 +289,26 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
   };
   schedule();
 
+  /** Claim nothing more; resolves once the current claim (if any) has returned and its attempts started. */
+  const stopClaiming = async () => {
+    closed = true;
+    clearTimeout(timer);
+    await polling;
+  };
+
   return {
+    async drain() {
+      await stopClaiming();
+      // Attempts started meanwhile are in the set by now; each settles its own delivery.
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+    },
     async close() {
-      closed = true;
-      clearTimeout(timer);
       stop.abort();
-      await polling;
+      await stopClaiming();
       await Promise.all([...inFlight]);
+    },
+    get inFlight() {
+      return inFlight.size;
     },
   };
 }

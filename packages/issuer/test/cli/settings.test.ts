@@ -67,6 +67,9 @@ const FIXED = [
   'webhooks.maxConcurrent',
   'webhooks.maxSecretOverlap',
   'webhooks.maxResponseHeaderBytes',
+  'shutdown.closeTimeout',
+  'health.databaseTimeout',
+  'health.cacheFor',
 ];
 
 function leaves(tree: OptionTree | Readonly<Record<string, unknown>>, prefix = ''): string[] {

@@ -191,4 +191,46 @@ stop $pid
 }' <issuer.log
 chmod 700 .data && chmod 600 .data/issuer.sqlite
 
+# ---- The readiness probe answers 503 ------------------------------------------------------------------
+# The newest migration missing from the database, as after restoring a backup made by an older version.
+case_ readiness-migration-pending
+rm -f start.txt # so that banner waits for this start's, not an earlier one's
+DATABASE_URL=$pg_url gatehouse-issuer start --port 3002 >issuer.log 2>start.txt &
+pid=$!
+banner 'listening on' >/dev/null
+# (libpq reads "+" in a URL as itself, not as a space.)
+psql -q "${pg_url//+/%20}" -c 'DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations)'
+curl -s "http://127.0.0.1:$FREE_PORT/health/ready"
+echo
+stop $pid
+"$NODE" -e 'for (const line of require("node:fs").readFileSync(0, "utf8").split("\n")) {
+  try { const j = JSON.parse(line); if (j.event?.startsWith("health.")) console.log(`${j.msg} (${JSON.stringify({ database: j.database, migrations: j.migrations })})`); } catch {}
+}' <issuer.log
+# (The schema is not used again: no need to put the row back.)
+
+# ---- The shutdown was cut short -----------------------------------------------------------------------
+case_ shutdown-cut
+rm -f start.txt # so that banner waits for this start's, not an earlier one's
+# node directly (not the wrapper above), so that its exit code is the one waited for.
+GATEHOUSE_SHUTDOWN_DRAIN_TIMEOUT=1 "$NODE" "$CLI" start --port "$FREE_PORT" >issuer.log 2>start.txt &
+pid=$!
+banner 'listening on' >/dev/null
+# A request in flight that never ends: a token request whose body never arrives.
+"$NODE" -e 'const s = require("node:net").connect(process.argv[1], "127.0.0.1", () => {
+  s.write("POST /oidc/token HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\ngrant_type=");
+  console.log("sent");
+}); s.on("close", () => process.exit(0)); setTimeout(() => process.exit(0), 10000);' "$FREE_PORT" >holder.txt &
+holder=$!
+for _ in $(seq 1 50); do grep -q sent holder.txt 2>/dev/null && break; sleep 0.1; done
+kill -TERM $pid
+wait $pid || echo "exit code $?"
+tail -1 start.txt
+"$NODE" -e 'for (const line of require("node:fs").readFileSync(0, "utf8").split("\n")) {
+  try { const j = JSON.parse(line); if (j.event === "shutdown.cut") console.log(j.msg); } catch {}
+}' <issuer.log
+wait $holder || true
+
+case_ drain-delay-too-long
+GATEHOUSE_SHUTDOWN_DRAIN_DELAY=30 gatehouse-issuer start 2>&1 || echo "exit code $?"
+
 echo "=== done"

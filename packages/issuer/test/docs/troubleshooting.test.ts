@@ -102,7 +102,7 @@ beforeAll(async () => {
       printed.set(current, []);
     } else printed.get(current)?.push(line);
   }
-}, 180_000);
+}, 240_000);
 
 afterAll(async () => {
   if (child?.pid !== undefined) {

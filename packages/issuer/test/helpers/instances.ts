@@ -61,16 +61,23 @@ export interface Instance extends Backend {
   readonly child: ChildProcess;
   /** What it printed on standard error (banner, errors). */
   stderr(): string;
+  /** Its log lines (standard output), when started with `{ logs: true }`; empty otherwise. */
+  stdout(): string;
   /** Resolves when the process has exited. */
   readonly exited: Promise<number | null>;
 }
 
-/** Start `gatehouse-issuer start` on a free loopback port; resolves once `/health` answers 200. */
+/**
+ * Start `gatehouse-issuer start` on a free loopback port (or `port`); resolves once `/health` answers
+ * 200 (within `options.timeout` ms, default 30 s). `options.logs` keeps its standard output (the JSON
+ * log lines) for `stdout()`.
+ */
 export async function startInstance(
   name: string,
   baseUrl: string,
   env: Record<string, string>,
   port?: number,
+  options: { readonly logs?: boolean; readonly timeout?: number } = {},
 ): Promise<Instance> {
   port ??= await freePort();
   const child = spawn(
@@ -79,14 +86,19 @@ export async function startInstance(
     {
       cwd: PACKAGE,
       env: { ...process.env, GATEHOUSE_LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', options.logs ? 'pipe' : 'ignore', 'pipe'],
     },
   );
   let stderr = '';
+  let stdout = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  // 'close': after the exit and once its output has been read to the end.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   const instance: Instance = {
     name,
@@ -94,10 +106,11 @@ export async function startInstance(
     port,
     child,
     stderr: () => stderr,
+    stdout: () => stdout,
     exited,
     live: () => child.exitCode === null && child.signalCode === null,
   };
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + (options.timeout ?? 30_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}): ${stderr}`);
     const ok = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) }).then(

@@ -68,8 +68,8 @@ function adminLines(issuer: Issuer, secret: string | undefined, reissued: boolea
  */
 export async function start(args: ParsedArgs, io: CliIo): Promise<Issuer> {
   const options = configFor(args, io);
-  const { port, host } = resolveConfig(options);
-  const server: Server = await bindServer(port, host, CHANGE_ADDRESS);
+  const { port, host, basePath } = resolveConfig(options);
+  const server: Server = await bindServer(port, host, CHANGE_ADDRESS, `${basePath}/health/live`);
   let issuer: Issuer;
   try {
     issuer = await createIssuer(options);
