@@ -50,6 +50,15 @@ export { startFastify } from './fastify-app.js';
 export { startKoa } from './koa-app.js';
 export { startNestExpress, startNestFastify } from './nestjs-app.js';
 export {
+  describeOptionCases,
+  type MountedOptions,
+  misconfiguredIssuer,
+  OPTION_CASES,
+  OPTIONS_BASE,
+  type OptionCase,
+  type OptionsSubject,
+} from './options-cases.js';
+export {
   type AnyVariant,
   CLIENT_CERT_HEADER,
   DPOP_VARIANT_CONFIG,

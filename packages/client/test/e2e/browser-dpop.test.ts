@@ -6,15 +6,15 @@
  * token. The same tokens replayed from outside the page — as Bearer, or with another key — are refused.
  */
 import * as oauth from 'oauth4webapi';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../src/index.js';
 import { startApi, type TestApi } from '../helpers/api.js';
-import { buildBrowserBundles, type PageServer, startPageServer } from '../helpers/page-server.js';
-import { AGENT_PASSWORD, mintSubjectToken, ORDERS, startWorld, type World } from '../helpers/world.js';
+import { type BrowserWorld, openPage, startBrowserWorld, status } from '../helpers/browser.js';
+import type { PageServer } from '../helpers/page-server.js';
+import { AGENT_PASSWORD, mintSubjectToken, ORDERS, type World } from '../helpers/world.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
+let setUp: BrowserWorld;
 let world: World;
 let app: PageServer;
 let browser: Browser;
@@ -46,56 +46,28 @@ const claimsOf = (jwt: string): Record<string, any> =>
   JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8'));
 
 beforeAll(async () => {
-  const [bundles, launched] = await Promise.all([
-    buildBrowserBundles(),
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--no-first-run',
-      ],
-    }),
-  ]);
-  browser = launched;
-  app = await startPageServer(bundles);
-  world = await startWorld([
-    { name: 'DPoP console', clientId: 'dpop-console', redirectUris: [`${app.origin}/callback`] },
-  ]);
+  setUp = await startBrowserWorld(
+    { name: 'DPoP console', clientId: 'dpop-console' },
+    { resources: [ORDERS], scopes: ['read:orders'], dpop: true },
+  );
+  ({ browser, app, world } = setUp);
   api = await startApi(world.baseUrl, ORDERS, {}, app.origin);
   nonceApi = await startApi(world.baseUrl, ORDERS, { nonce: { secret: 'p'.repeat(32) } }, app.origin);
-  app.config = {
-    endpoint: world.baseUrl,
-    allowInsecureRequests: true,
-    clientId: 'dpop-console',
-    redirectUri: `${app.origin}/callback`,
-    resources: [ORDERS],
-    scopes: ['read:orders'],
-    dpop: true,
-  };
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
   await api?.close();
   await nonceApi?.close();
-  await world?.close();
+  await setUp?.close();
 });
 
-const status = (page: Page) => page.locator('#status');
 /** Run `fn` in the page with the page's client (Playwright serializes `fn`: it sees only its argument). */
 const inPage = <T, A>(page: Page, fn: (arg: A) => Promise<T>, arg: A): Promise<T> =>
   page.evaluate(fn as never, arg) as Promise<T>;
 
 describe('DPoP in the browser build (Chromium)', () => {
   it('binds tokens to a non-extractable key that survives a reload; client.fetch works, a thief does not', async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (err) => errors.push(err.message));
+    const { context, page, errors } = await openPage(browser);
     await page.goto(`${app.origin}/`);
     await expect.poll(() => status(page).textContent()).toBe('signed-out');
     await page.click('#sign-in');

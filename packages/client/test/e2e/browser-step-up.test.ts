@@ -10,18 +10,19 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createVerifier } from '@gatehouse/core';
 import { Secret, TOTP } from 'otpauth';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client, StepUpChallenge } from '../../src/index.js';
 import { startApi, type TestApi } from '../helpers/api.js';
-import { buildBrowserBundles, type PageServer, startPageServer } from '../helpers/page-server.js';
-import { ORDERS, PASSWORD, startWorld, type World } from '../helpers/world.js';
+import { type BrowserWorld, openPage, startBrowserWorld, status } from '../helpers/browser.js';
+import type { PageServer } from '../helpers/page-server.js';
+import { ORDERS, PASSWORD, type World } from '../helpers/world.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const MFA = 'urn:gatehouse:acr:mfa';
 const PASSWORD_ACR = 'urn:gatehouse:acr:password';
 
+let setUp: BrowserWorld;
 let world: World;
 let app: PageServer;
 let api: TestApi;
@@ -33,47 +34,19 @@ interface PageGlobals {
 }
 
 beforeAll(async () => {
-  const [bundles, launched] = await Promise.all([
-    buildBrowserBundles(),
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    }),
-  ]);
-  browser = launched;
-  app = await startPageServer(bundles);
-  world = await startWorld([
-    { name: 'Payments', clientId: 'payments-spa', redirectUris: [`${app.origin}/callback`] },
-  ]);
+  setUp = await startBrowserWorld(
+    { name: 'Payments', clientId: 'payments-spa' },
+    { resources: [ORDERS], scopes: ['read:orders'] },
+  );
+  ({ browser, app, world } = setUp);
   // The API wants a second factor within the last 5 minutes (RFC 9470).
   api = await startApi(world.baseUrl, ORDERS, {}, app.origin, { acrValues: [MFA], maxAge: 300 });
-  app.config = {
-    endpoint: world.baseUrl,
-    allowInsecureRequests: true,
-    clientId: 'payments-spa',
-    redirectUri: `${app.origin}/callback`,
-    resources: [ORDERS],
-    scopes: ['read:orders'],
-  };
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
   await api?.close();
-  await world?.close();
+  await setUp?.close();
 });
-
-const status = (page: Page) => page.locator('#status');
 
 /** Serious or critical axe-core violations of the page as it is now. */
 async function axe(page: Page): Promise<string[]> {
@@ -108,10 +81,7 @@ async function fillPassword(page: Page): Promise<void> {
 
 describe('E10: step-up in Chromium, through the client SDK', () => {
   it('E10: password token refused with the challenge; signIn({ acrValues, maxAge }) with a TOTP step; new token accepted', async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (err) => errors.push(err.message));
+    const { context, page, errors } = await openPage(browser);
 
     // 1. Password sign-in.
     await page.goto(`${app.origin}/`);

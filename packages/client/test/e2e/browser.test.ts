@@ -6,22 +6,15 @@
  * an actor token, survives a reload, and signs out: what the support console does.
  */
 import { createVerifier } from '@gatehouse/core';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as ClientModule from '../../src/index.js';
 import type { Client, ClientError } from '../../src/index.js';
-import { buildBrowserBundles, type PageServer, startPageServer } from '../helpers/page-server.js';
-import {
-  AGENT_PASSWORD,
-  BILLING,
-  mintSubjectToken,
-  ORDERS,
-  startWorld,
-  type World,
-} from '../helpers/world.js';
+import { type BrowserWorld, openPage, startBrowserWorld, status } from '../helpers/browser.js';
+import type { PageServer } from '../helpers/page-server.js';
+import { AGENT_PASSWORD, BILLING, mintSubjectToken, ORDERS, type World } from '../helpers/world.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
+let setUp: BrowserWorld;
 let world: World;
 let app: PageServer;
 let browser: Browser;
@@ -35,49 +28,16 @@ interface PageGlobals {
 }
 
 beforeAll(async () => {
-  const [bundles, launched] = await Promise.all([
-    buildBrowserBundles(),
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    }),
-  ]);
-  browser = launched;
-  app = await startPageServer(bundles);
-  world = await startWorld([
-    {
-      name: 'Support console',
-      clientId: 'support-console',
-      redirectUris: [`${app.origin}/callback`],
-      postLogoutRedirectUris: [`${app.origin}/signed-out`],
-    },
-  ]);
-  app.config = {
-    endpoint: world.baseUrl,
-    allowInsecureRequests: true,
-    clientId: 'support-console',
-    redirectUri: `${app.origin}/callback`,
-    postLogoutRedirectUri: `${app.origin}/signed-out`,
-    resources: [ORDERS, BILLING],
-    scopes: ['read:orders', 'read:billing'],
-  };
+  setUp = await startBrowserWorld(
+    { name: 'Support console', clientId: 'support-console', signOut: true },
+    { resources: [ORDERS, BILLING], scopes: ['read:orders', 'read:billing'] },
+  );
+  ({ browser, app, world } = setUp);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await world?.close();
+  await setUp?.close();
 });
-
-const status = (page: Page) => page.locator('#status');
 
 async function signIn(page: Page, username: string, password: string): Promise<void> {
   await page.goto(`${app.origin}/`);
@@ -94,10 +54,7 @@ async function signIn(page: Page, username: string, password: string): Promise<v
 
 describe('browser build in Chromium', () => {
   it('signs in, gets tokens for two resources, impersonates, survives a reload and signs out', async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (err) => errors.push(err.message));
+    const { context, page, errors } = await openPage(browser);
     await signIn(page, 'agent', AGENT_PASSWORD);
     expect(await status(page).textContent()).toBe(`signed-in:${world.users.agent}`);
 
