@@ -12,8 +12,8 @@ import { parseArgs } from '../../src/cli/args.js';
 import { loadConfig } from '../../src/cli/config.js';
 import { runCli } from '../../src/cli/run.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
-import { resolveConfig } from '../../src/issuer-config.js';
 import { resolveShutdownConfig } from '../../src/config/shutdown.js';
+import { resolveConfig } from '../../src/issuer-config.js';
 
 const base = { baseUrl: 'http://localhost:3001' };
 
