@@ -133,6 +133,16 @@ export {
   ROLE_TYPES,
   WEBHOOK_EVENT_TYPES,
 } from './storage/store.js';
+export type * from './storage/tables/audit-events.js';
+export type * from './storage/tables/entities.js';
+export type * from './storage/tables/failure-counters.js';
+export type * from './storage/tables/payloads.js';
+export type * from './storage/tables/settings.js';
+export type * from './storage/tables/signing-keys.js';
+export type * from './storage/tables/token-requests.js';
+export type * from './storage/tables/tokens.js';
+export type * from './storage/tables/totp-factors.js';
+export type * from './storage/tables/webhooks.js';
 export { emit, type WebhookEmission } from './webhooks/emit.js';
 export {
   signWebhook,

@@ -11,7 +11,7 @@
  * @module
  */
 import { hash } from 'node:crypto';
-import type { FailureCounterStore, FailureWindow } from '../storage/store.js';
+import type { FailureCounterStore, FailureWindow } from '../storage/tables/failure-counters.js';
 
 /**
  * A failure counter.

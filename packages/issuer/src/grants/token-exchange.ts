@@ -6,7 +6,7 @@
  * Order of checks: oidc-provider authenticates the client (confidential clients must, public ones send
  * `client_id`; `401 invalid_client`), checks that the client may use the grant (`unauthorized_client`)
  * and refuses repeated parameters (`invalid_request`). Then: the failure limit (429), the parameters
- * (`invalid_request`), the resource (`invalid_target`), the application's actor-required policy and
+ * (`invalid_request`, `exchange-parameters.ts`), the resource (`invalid_target`), the application's actor-required policy and
  * the actor token (`invalid_request`) — none of which touches the subject token. The DPoP proof, when
  * sent, is checked with the parameters
  * (`invalid_dpop_proof`, `use_dpop_nonce`; a replayed proof and a missing one from an application
@@ -26,24 +26,27 @@
  * also records the success event; only the winner of that update answers with it, so single use is
  * exactly as strong as a consume before signing, and on PostgreSQL an exchange is two round trips.
  *
- * Every exchange is an audit event, successful or not, with its reason. Whenever an exchange consumes
- * a subject token (or uses a PAT), its event is written by the same statement (PostgreSQL) or
- * transaction (SQLite) as the change: a crash leaves both or neither, and a refused exchange after the
- * subject was found is still two round trips.
+ * Every exchange is an audit event, successful or not, with its reason (`exchange-audit.ts`).
+ * Whenever an exchange consumes a subject token (or uses a PAT), its event is written by the same
+ * statement (PostgreSQL) or transaction (SQLite) as the change: a crash leaves both or neither, and a
+ * refused exchange after the subject was found is still two round trips.
  *
  * @module
  */
 import type { KoaContextWithOIDC, Provider } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import { tokenRequestProof } from '../dpop.js';
-import {
-  TokenExchangeError,
-  type TokenExchangeFailureReason,
-  TooManyExchangeFailuresError,
-} from '../errors.js';
+import { TokenExchangeError, TooManyExchangeFailuresError } from '../errors.js';
 import { boundScopes } from '../internal/error-echo.js';
 import type { PersonalAccessTokenRecord, ResourceRecord, UserRecord } from '../storage/store.js';
 import { verifyActorToken } from './actor-token.js';
+import { type ExchangeAttempt, failureEvent } from './exchange-audit.js';
+import {
+  checkParameters,
+  EXCHANGE_PARAMETERS,
+  type ExchangeParams,
+  required,
+} from './exchange-parameters.js';
 import { type ActClaim, setExchangeState } from './exchange-state.js';
 import {
   type LookupHooks,
@@ -61,79 +64,8 @@ import type { GrantContext, GrantModule } from './types.js';
 
 export { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES };
 
-/** oidc-provider's description when a client may not use a grant; answered as `unauthorized_client`. */
-export const GRANT_NOT_ALLOWED = 'requested grant type is not allowed for this client';
-
-const PARAMETERS = [
-  'subject_token',
-  'subject_token_type',
-  'actor_token',
-  'actor_token_type',
-  'resource',
-  'scope',
-  'audience',
-  'requested_token_type',
-] as const;
-
-type Params = Partial<Record<(typeof PARAMETERS)[number], string>>;
-
-/** What is known about one exchange, for its audit event. */
-interface Attempt {
-  userId: string | null;
-  actorId: string | null;
-  details: Record<string, unknown>;
-}
-
+/** Requests whose failure is audited already (with the consumption of the subject token it refused). */
 const audited = new WeakSet<object>();
-
-function required(params: Params, name: keyof Params): string {
-  const value = params[name];
-  if (typeof value !== 'string' || value.length === 0)
-    throw new TokenExchangeError('missing_parameter', `missing required parameter '${name}'`);
-  return value;
-}
-
-function checkParameters(params: Params): { subjectType: string } {
-  required(params, 'subject_token');
-  const subjectType = required(params, 'subject_token_type');
-  if (subjectType !== TOKEN_TYPES.accessToken && subjectType !== TOKEN_TYPES.personalAccessToken) {
-    throw new TokenExchangeError(
-      'unsupported_token_type',
-      `unsupported subject_token_type; use ${TOKEN_TYPES.accessToken} or ${TOKEN_TYPES.personalAccessToken}`,
-    );
-  }
-  if ((params.actor_token === undefined) !== (params.actor_token_type === undefined)) {
-    throw new TokenExchangeError(
-      'missing_parameter',
-      'actor_token and actor_token_type must be sent together',
-    );
-  }
-  if (params.actor_token_type !== undefined && params.actor_token_type !== TOKEN_TYPES.accessToken) {
-    throw new TokenExchangeError(
-      'unsupported_token_type',
-      `actor_token_type must be ${TOKEN_TYPES.accessToken}`,
-    );
-  }
-  if (params.actor_token !== undefined && subjectType === TOKEN_TYPES.personalAccessToken) {
-    throw new TokenExchangeError(
-      'actor_not_allowed',
-      'a personal access token stands in for its own user: actor tokens are not accepted with it',
-    );
-  }
-  if (params.audience !== undefined) {
-    throw new TokenExchangeError(
-      'unsupported_parameter',
-      'the audience parameter is not supported: name the API with resource',
-    );
-  }
-  if (params.requested_token_type !== undefined && params.requested_token_type !== TOKEN_TYPES.accessToken) {
-    throw new TokenExchangeError(
-      'unsupported_token_type',
-      `only access tokens are issued (requested_token_type ${TOKEN_TYPES.accessToken})`,
-    );
-  }
-  return { subjectType };
-}
 
 async function resolveResource(
   context: GrantContext,
@@ -190,10 +122,10 @@ async function grantedScopes(
 async function prepare(
   ctx: KoaContextWithOIDC,
   context: GrantContext,
-  attempt: Attempt,
+  attempt: ExchangeAttempt,
   read: TokenRequestRead,
 ) {
-  const params = ctx.oidc.params as Params;
+  const params = ctx.oidc.params as ExchangeParams;
   const now = read.query.now;
   const wait = context.limiter.blockedFor(read.records.failures, now);
   if (wait > 0) throw new TooManyExchangeFailuresError(wait);
@@ -226,9 +158,9 @@ async function prepare(
 function findSubject(
   ctx: KoaContextWithOIDC,
   context: GrantContext,
-  attempt: Attempt,
+  attempt: ExchangeAttempt,
   { records }: TokenRequestRead,
-  { params, now, subjectType }: { params: Params; now: number; subjectType: string },
+  { params, now, subjectType }: { params: ExchangeParams; now: number; subjectType: string },
 ): Promise<Subject> {
   const key = limiterKey(ctx.oidc.client!.clientId, ctx.ip);
   const hooks = (idField: 'subjectTokenId' | 'personalAccessTokenId') => ({
@@ -259,7 +191,11 @@ function findSubject(
       );
 }
 
-async function exchange(ctx: KoaContextWithOIDC, context: GrantContext, attempt: Attempt): Promise<void> {
+async function exchange(
+  ctx: KoaContextWithOIDC,
+  context: GrantContext,
+  attempt: ExchangeAttempt,
+): Promise<void> {
   const client = ctx.oidc.client!;
   const read = await readTokenRequest(context.store, ctx, client.clientId);
   const request = await prepare(ctx, context, attempt, read);
@@ -357,38 +293,10 @@ async function exchange(ctx: KoaContextWithOIDC, context: GrantContext, attempt:
   };
 }
 
-function reasonOf(err: unknown): string {
-  const reason = (err as { reason?: TokenExchangeFailureReason }).reason;
-  if (typeof reason === 'string') return reason;
-  const failure = (err as { failure?: string }).failure;
-  if (typeof failure === 'string') return 'custom_claims_failed';
-  const code = (err as { error?: unknown }).error;
-  if (code === 'access_denied') return 'custom_claims_denied';
-  if (code === 'invalid_request' && describe(err) === GRANT_NOT_ALLOWED) return 'unauthorized_client';
-  return typeof code === 'string' ? code : 'server_error';
-}
-
-function describe(err: unknown): string | undefined {
-  const description = (err as { error_description?: unknown }).error_description;
-  return typeof description === 'string' ? description.slice(0, 256) : undefined;
-}
-
-/** The `token_exchange.failed` event of an attempt refused with `err`. */
-function failureEvent(ctx: KoaContextWithOIDC, attempt: Attempt, err: unknown) {
-  return {
-    type: 'token_exchange.failed',
-    applicationId: ctx.oidc.client?.clientId ?? null,
-    userId: attempt.userId,
-    actorId: attempt.actorId,
-    reason: reasonOf(err),
-    details: { ...attempt.details, description: describe(err) },
-  } as const;
-}
-
 function recordFailure(
   context: GrantContext,
   ctx: KoaContextWithOIDC,
-  attempt: Attempt,
+  attempt: ExchangeAttempt,
   err: unknown,
 ): Promise<unknown> {
   audited.add(ctx);
@@ -405,10 +313,10 @@ function recordFailure(
  */
 export const tokenExchangeGrant: GrantModule = {
   grantType: TOKEN_EXCHANGE_GRANT_TYPE,
-  parameters: PARAMETERS,
+  parameters: EXCHANGE_PARAMETERS,
   dupes: [],
   handler: (context) => async (ctx) => {
-    const attempt: Attempt = { userId: null, actorId: null, details: {} };
+    const attempt: ExchangeAttempt = { userId: null, actorId: null, details: {} };
     try {
       await exchange(ctx, context, attempt);
     } catch (err) {

@@ -15,7 +15,8 @@
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import { epoch } from '../internal/ids.js';
 import { hashSecret } from '../internal/secrets.js';
-import type { ApplicationRecord, Store, TokenRequestQuery, TokenRequestRecords } from '../storage/store.js';
+import type { ApplicationRecord, Store } from '../storage/store.js';
+import type { TokenRequestQuery, TokenRequestRecords } from '../storage/tables/token-requests.js';
 import { counterKey, limiterKey } from './failure-limiter.js';
 import { TOKEN_EXCHANGE_GRANT_TYPE, TOKEN_TYPES } from './token-types.js';
 

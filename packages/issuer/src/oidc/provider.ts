@@ -9,8 +9,8 @@
  */
 import Provider from 'oidc-provider';
 import { installDpop } from '../dpop.js';
+import { GRANT_NOT_ALLOWED } from '../grants/exchange-audit.js';
 import { installImpersonationIntrospection } from '../grants/impersonation-introspection.js';
-import { GRANT_NOT_ALLOWED } from '../grants/token-exchange.js';
 import { reuseTokenClients } from '../grants/token-request.js';
 import { boundErrorBody } from '../internal/error-echo.js';
 import { epoch } from '../internal/ids.js';

@@ -22,7 +22,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { counterKey } from '../grants/failure-limiter.js';
-import type { FailureCounterStore } from '../storage/store.js';
+import type { FailureCounterStore } from '../storage/tables/failure-counters.js';
 
 /**
  * One limit a request is counted under: at most `max` requests of `key` per window.

@@ -22,12 +22,8 @@ import type { Logger } from 'pino';
 import { DEFAULTS } from '../config/defaults.js';
 import { createAuditTrail } from '../internal/audit.js';
 import { epoch } from '../internal/ids.js';
-import type {
-  Store,
-  WebhookDeliveryRecord,
-  WebhookEndpointRecord,
-  WebhookOutcome,
-} from '../storage/store.js';
+import type { Store, WebhookDeliveryRecord, WebhookEndpointRecord } from '../storage/store.js';
+import type { WebhookOutcome } from '../storage/tables/webhooks.js';
 import { type AttemptResult, postWebhook, type Resolver, systemResolver } from './egress.js';
 import type { SecretBox } from './secret-box.js';
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from './signature.js';

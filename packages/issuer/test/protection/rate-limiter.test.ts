@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { counterKey } from '../../src/grants/failure-limiter.js';
 import { createRateLimiter } from '../../src/protection/rate-limiter.js';
 import { openStore } from '../../src/storage/open.js';
-import type { FailureCounterStore } from '../../src/storage/store.js';
+import type { FailureCounterStore } from '../../src/storage/tables/failure-counters.js';
 import { DRIVERS, freshDatabase } from '../helpers/drivers.js';
 import { loadWorld, SECRETS } from '../helpers/fixtures.js';
 import {

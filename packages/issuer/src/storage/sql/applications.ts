@@ -7,7 +7,7 @@
 import { applicationPatchColumns, newApplicationColumns } from '../columns.js';
 import type { Executor } from '../executor.js';
 import { toApplication } from '../rows.js';
-import type { ApplicationStore } from '../store.js';
+import type { ApplicationStore } from '../tables/entities.js';
 import { entity, table } from './table.js';
 
 /**

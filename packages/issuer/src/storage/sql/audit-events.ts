@@ -9,7 +9,8 @@
  */
 import type { Executor } from '../executor.js';
 import { json, num, type Row, toAuditEvent } from '../rows.js';
-import type { AuditEventStore, NewAuditEvent } from '../store.js';
+import type { NewAuditEvent } from '../store.js';
+import type { AuditEventStore } from '../tables/audit-events.js';
 import { queueDeliveries } from './webhook-queue.js';
 
 /** Columns of an event and their types (the casts let PostgreSQL type the `SELECT`'s parameters). */

@@ -7,7 +7,7 @@
  */
 import type { Executor } from '../executor.js';
 import { num, type Row } from '../rows.js';
-import type { FailureCounterStore, FailureWindow } from '../store.js';
+import type { FailureCounterStore, FailureWindow } from '../tables/failure-counters.js';
 
 /**
  * A `failure_counters` row (or the `count`, `ends_at` columns of a wider one) as its window.

@@ -7,12 +7,8 @@
  */
 import type { Executor } from '../executor.js';
 import { json, num, numOrNull, parse, type Row, strOrNull } from '../rows.js';
-import type {
-  ImpersonationSelector,
-  ImpersonationTokenRecord,
-  ImpersonationTokenStore,
-  NewImpersonationToken,
-} from '../store.js';
+import type { ImpersonationSelector, ImpersonationTokenRecord, NewImpersonationToken } from '../store.js';
+import type { ImpersonationTokenStore } from '../tables/tokens.js';
 import { type AlsoInsert, auditEventStore, changeWithEvent } from './audit-events.js';
 
 const toImpersonationToken = (row: Row): ImpersonationTokenRecord => ({

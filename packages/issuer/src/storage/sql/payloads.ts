@@ -7,7 +7,7 @@
  */
 import type { Executor } from '../executor.js';
 import { json, toPayload } from '../rows.js';
-import type { PayloadStore } from '../store.js';
+import type { PayloadStore } from '../tables/payloads.js';
 
 /** Not expired at the bound time. */
 const LIVE = '(expires_at IS NULL OR expires_at > ?)';

@@ -7,7 +7,7 @@
 import { newPersonalAccessTokenColumns } from '../columns.js';
 import type { Executor } from '../executor.js';
 import { toPersonalAccessToken } from '../rows.js';
-import type { PersonalAccessTokenStore } from '../store.js';
+import type { PersonalAccessTokenStore } from '../tables/tokens.js';
 import { changeWithEvent } from './audit-events.js';
 import { table } from './table.js';
 

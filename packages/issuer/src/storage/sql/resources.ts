@@ -7,7 +7,7 @@
 import { newResourceColumns } from '../columns.js';
 import type { Executor } from '../executor.js';
 import { toResource, toScope } from '../rows.js';
-import type { ResourceStore } from '../store.js';
+import type { ResourceStore } from '../tables/entities.js';
 import { entity, table } from './table.js';
 
 /**

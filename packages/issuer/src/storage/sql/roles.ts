@@ -8,7 +8,8 @@
 import { newRoleColumns } from '../columns.js';
 import type { Executor } from '../executor.js';
 import { json, type Row, toRole, toScope } from '../rows.js';
-import type { RoleHolder, RoleScope, RoleStore } from '../store.js';
+import type { RoleHolder, RoleScope } from '../store.js';
+import type { RoleStore } from '../tables/entities.js';
 import { entity, table } from './table.js';
 
 /**

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Executor } from '../executor.js';
-import type { SettingStore } from '../store.js';
+import type { SettingStore } from '../tables/settings.js';
 
 /**
  * The {@link SettingStore} on `db`.

@@ -8,7 +8,8 @@
  */
 import type { Executor } from '../executor.js';
 import { json, toKey } from '../rows.js';
-import type { SigningKeyRecord, SigningKeyStore } from '../store.js';
+import type { SigningKeyRecord } from '../store.js';
+import type { SigningKeyStore } from '../tables/signing-keys.js';
 import { recordEvent } from './audit-events.js';
 
 /**

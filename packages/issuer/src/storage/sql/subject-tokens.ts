@@ -9,7 +9,7 @@
 import { newSubjectTokenColumns } from '../columns.js';
 import type { Executor } from '../executor.js';
 import { toSubjectToken } from '../rows.js';
-import type { SubjectTokenStore } from '../store.js';
+import type { SubjectTokenStore } from '../tables/tokens.js';
 import { changeWithEvent } from './audit-events.js';
 import { insertImpersonationToken } from './impersonation-tokens.js';
 import { table } from './table.js';

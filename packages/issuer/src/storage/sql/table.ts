@@ -8,7 +8,8 @@
 import type { Columns } from '../columns.js';
 import type { Executor } from '../executor.js';
 import { num, type Row } from '../rows.js';
-import type { EntityStore, Page, PageRequest } from '../store.js';
+import type { Page, PageRequest } from '../store.js';
+import type { EntityStore } from '../tables/entities.js';
 
 /**
  * An entity table mapped to its records.

@@ -19,7 +19,7 @@
 import { LRUCache } from 'lru-cache';
 import { DEFAULTS } from '../../config/defaults.js';
 import type { ConfigChanges } from '../config-changes.js';
-import type { TokenRequestQuery, TokenRequestRecords, TokenRequestStore } from '../store.js';
+import type { TokenRequestQuery, TokenRequestRecords, TokenRequestStore } from '../tables/token-requests.js';
 
 interface Entry {
   readonly version: string;

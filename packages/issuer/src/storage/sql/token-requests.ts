@@ -19,7 +19,7 @@ import {
   toSubjectToken,
   toUser,
 } from '../rows.js';
-import type { TokenRequestQuery, TokenRequestRecords, TokenRequestStore } from '../store.js';
+import type { TokenRequestQuery, TokenRequestRecords, TokenRequestStore } from '../tables/token-requests.js';
 import { toWindow } from './failure-counters.js';
 
 /** A value to look up; no stored value holds U+0000, so such a value matches nothing (as `NULL` does). */

@@ -7,7 +7,7 @@
  */
 import type { Executor } from '../executor.js';
 import { bool, num, type Row } from '../rows.js';
-import type { TotpFactorRecord, TotpFactorStore } from '../store.js';
+import type { TotpFactorRecord, TotpFactorStore } from '../tables/totp-factors.js';
 
 const toFactor = (row: Row): TotpFactorRecord => ({
   userId: String(row.user_id),

@@ -7,7 +7,7 @@
 import { newUserColumns, userPatchColumns } from '../columns.js';
 import type { Executor } from '../executor.js';
 import { lower, toUser } from '../rows.js';
-import type { UserStore } from '../store.js';
+import type { UserStore } from '../tables/entities.js';
 import { entity, table } from './table.js';
 
 /**

@@ -17,7 +17,8 @@
 
 import type { Executor } from '../executor.js';
 import { json, num, type Row } from '../rows.js';
-import type { NewAuditEvent, Page, PageRequest, WebhookStore } from '../store.js';
+import type { NewAuditEvent, Page, PageRequest } from '../store.js';
+import type { WebhookStore } from '../tables/webhooks.js';
 import {
   isWebhookEventType,
   toWebhookDelivery,

@@ -14,12 +14,12 @@ import { DEFAULTS } from '../../../src/config/defaults.js';
 import type { ConfigChanges } from '../../../src/storage/config-changes.js';
 import { openStore } from '../../../src/storage/open.js';
 import { cachedTokenRequests } from '../../../src/storage/sql/token-request-cache.js';
+import type { Store } from '../../../src/storage/store.js';
 import type {
-  Store,
   TokenRequestQuery,
   TokenRequestRecords,
   TokenRequestStore,
-} from '../../../src/storage/store.js';
+} from '../../../src/storage/tables/token-requests.js';
 import { DRIVERS, type Driver, freshPostgresUrl } from '../../helpers/drivers.js';
 
 const INDICATOR = 'https://orders.example.com';
