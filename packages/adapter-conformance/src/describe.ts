@@ -48,5 +48,10 @@ export const ACR = Object.freeze({
   mfa: 'urn:gatehouse:acr:mfa',
 });
 
-/** What `GET /step-up` requires besides {@link SCOPES}`.one` (RFC 9470): a second factor, within 5 minutes. */
-export const STEP_UP = Object.freeze({ acrValues: Object.freeze([ACR.mfa]), maxAge: 300 });
+/**
+ * What `GET /step-up` requires besides {@link SCOPES}`.one` (RFC 9470): a second factor, within 30
+ * minutes. The rows' tokens are minted once per file with `auth_time` a minute back, and a file of rows
+ * can run for minutes on a loaded machine: the window leaves them recent for the whole file (with 5
+ * minutes, a 257 s run of the remote runtimes' file saw a "recent" sign-in turn old).
+ */
+export const STEP_UP = Object.freeze({ acrValues: Object.freeze([ACR.mfa]), maxAge: 1800 });

@@ -1,6 +1,6 @@
 /**
  * The step-up rows of the conformance table (RFC 9470; security catalogue section E, cases 9 and 15):
- * `GET /step-up` requires `read:users` and {@link STEP_UP} — a second factor (`acr`) within 5 minutes
+ * `GET /step-up` requires `read:users` and {@link STEP_UP} — a second factor (`acr`) within 30 minutes
  * (`auth_time`) — and every adapter must refuse a weaker or older sign-in with the same 401
  * `insufficient_user_authentication`, whose challenge names `acr_values` and `max_age`.
  *

@@ -21,14 +21,18 @@ const RSA = makeKey('RS256', 'rsa-1');
 /** Holds a private key the JWKS never publishes. */
 const ATTACKER = makeKey('ES256', 'attacker');
 
-/** Small durations (ms) so real waits stay short; tests that need longer spans fake `Date`. */
+/**
+ * Small durations (ms) so real waits stay short; tests that need longer spans fake `Date`. The fetch
+ * timeout is not small: a loopback fetch can take longer than 300 ms on a loaded machine (a 503 instead
+ * of the row's answer, seen in .ci/run); the tests of a hanging endpoint set their own.
+ */
 const FAST: JwksOptions = {
   cooldown: 200,
   cacheMaxAge: 500,
   backoffInitial: 50,
   backoffMax: 400,
   staleIfError: 1_000,
-  timeout: 300,
+  timeout: 5_000,
 };
 
 afterEach(() => {
