@@ -40,6 +40,7 @@ export const PAGES = [
   'docs/console.md',
   'docs/runtimes.md',
   'docs/step-up.md',
+  'docs/observability.md',
 ];
 
 /** One fenced block and the marker before it. */
