@@ -70,7 +70,9 @@ for (const dir of [absentDir, presentDir]) {
 link(presentDir, '@opentelemetry/api');
 const baseSrc = join(work, 'base');
 mkdirSync(baseSrc);
-execFileSync('sh', ['-c', `git archive ${baseRef} packages/core/src | tar -x -C "${baseSrc}"`], { cwd: root });
+execFileSync('sh', ['-c', `git archive ${baseRef} packages/core/src | tar -x -C "${baseSrc}"`], {
+  cwd: root,
+});
 const bundle = (entry, outfile) =>
   esbuild.buildSync({
     entryPoints: [entry],
@@ -144,7 +146,11 @@ const server = createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const common = { issuer: ISSUER, audience: AUDIENCE, jwksUri: `http://127.0.0.1:${server.address().port}/jwks` };
+const common = {
+  issuer: ISSUER,
+  audience: AUDIENCE,
+  jwksUri: `http://127.0.0.1:${server.address().port}/jwks`,
+};
 
 const variants = (cache) => {
   const c = cache ? {} : { cache: false };

@@ -48,7 +48,14 @@ export interface RemoteKeySetOptions {
   readonly observer?: KeySetObserver | undefined;
 }
 
-/** What a key set reports as it works (the verifier's metrics). */
+/**
+ * What a key set reports as it works (the verifier's metrics).
+ *
+ * @example
+ * ```ts
+ * const observer: KeySetObserver = { fetched: () => fetches++, failed: (error) => failures.push(error.code) };
+ * ```
+ */
 export interface KeySetObserver {
   /** An HTTP request for keys (discovery or JWKS) was sent. */
   fetched(): void;

@@ -35,9 +35,13 @@ beforeAll(async () => {
   createRequire(import.meta.url)('node:http'); // the instrumentation patches node:http when it is required
   issuer = await createTestIssuer({ audience: AUDIENCE });
   const app = express();
-  app.get('/orders', requireAuth({ ...issuer.verifierOptions(), fetch: issuer.fetch, warmUp: false }), (req, res) => {
-    res.json({ subject: req.auth?.subject });
-  });
+  app.get(
+    '/orders',
+    requireAuth({ ...issuer.verifierOptions(), fetch: issuer.fetch, warmUp: false }),
+    (req, res) => {
+      res.json({ subject: req.auth?.subject });
+    },
+  );
   server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/orders`;

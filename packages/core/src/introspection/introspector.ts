@@ -64,7 +64,14 @@ export interface IntrospectorDeps {
   readonly observer?: IntrospectionObserver | undefined;
 }
 
-/** What the introspection path reports (the verifier's metrics). */
+/**
+ * What the introspection path reports (the verifier's metrics).
+ *
+ * @example
+ * ```ts
+ * const observer: IntrospectionObserver = { observe: (pending) => (pending.finally(() => calls++), pending) };
+ * ```
+ */
 export interface IntrospectionObserver {
   /** Watch one introspection from its start until it settles; returns `pending` itself. */
   observe<T>(pending: Promise<T>): Promise<T>;

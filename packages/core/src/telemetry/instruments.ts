@@ -43,12 +43,26 @@ const slot = (hit: boolean | undefined): 0 | 1 | 2 => (hit === undefined ? 2 : h
 /** Most distinct error kinds counted apart; the rest are counted as `_OTHER` (OpenTelemetry's word). */
 const MAX_ERROR_KINDS = 200;
 
-/** What a verifier reports about the age of its key sets: one entry per issuer with keys loaded. */
+/**
+ * What a verifier reports about the age of its key sets: one entry per issuer with keys loaded.
+ *
+ * @example
+ * ```ts
+ * source.keySetAges(Date.now(), (seconds, issuer) => result.observe(seconds, { 'gatehouse.issuer': issuer }));
+ * ```
+ */
 export interface KeySetAgeSource {
   keySetAges(now: number, observe: (seconds: number, issuer: string) => void): void;
 }
 
-/** The `error.type` of a thrown value that is not an `AuthError`: its class name, or `_OTHER`. */
+/**
+ * The `error.type` of a thrown value that is not an `AuthError`: its class name, or `_OTHER`.
+ *
+ * @example
+ * ```ts
+ * errorType(new TypeError('…')); // 'TypeError'
+ * ```
+ */
 export function errorType(error: unknown): string {
   const name = error instanceof Error ? error.name : undefined;
   return typeof name === 'string' && name.length > 0 && name.length <= 64 ? name : '_OTHER';

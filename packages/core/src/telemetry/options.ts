@@ -38,7 +38,15 @@ export interface TelemetryOptions {
   recordSubject?: boolean;
 }
 
-/** {@link TelemetryOptions} after validation. */
+/**
+ * {@link TelemetryOptions} after validation (`verifier.options.telemetry`, or `false` when off).
+ *
+ * @example
+ * ```ts
+ * const { telemetry } = verifier.options;
+ * if (telemetry !== false && telemetry.recordSubject) log.info('subjects are recorded on spans');
+ * ```
+ */
 export interface ResolvedTelemetryOptions {
   readonly tracerProvider: TracerProviderLike | undefined;
   readonly meterProvider: MeterProviderLike | undefined;

@@ -44,7 +44,14 @@ const A = TELEMETRY_NAMES.attributes;
 const SPAN_OPTIONS = Object.freeze({ kind: 0 });
 const STATUS_ERROR = 2;
 
-/** What a verifier says about the issuers it holds key sets for. */
+/**
+ * What a verifier says about the issuers it holds key sets for (an `IssuerState` is one).
+ *
+ * @example
+ * ```ts
+ * const views: Iterable<KeySetView> = issuers.states();
+ * ```
+ */
 export interface KeySetView {
   readonly issuer: string;
   readonly keys: { readonly stats: { readonly loadedAt: number | undefined } };
