@@ -26,7 +26,10 @@ const { metrics: M, attributes: A } = TELEMETRY_NAMES;
 /** A running count and the attributes it is reported with. */
 class Tally {
   value = 0;
-  constructor(readonly attributes: Attributes) {}
+  readonly attributes: Attributes;
+  constructor(attributes: Attributes) {
+    this.attributes = attributes;
+  }
 }
 
 /** Tallies for a result-cache hit (`true`), miss (`false`) and no lookup (`undefined`). */

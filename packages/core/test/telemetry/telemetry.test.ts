@@ -6,6 +6,7 @@
  * not installed).
  */
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { DataPointType } from '@opentelemetry/sdk-metrics';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifier, type RequestLike, TELEMETRY_NAMES, type VerifierOptions } from '../../src/index.js';
 import { createTelemetry } from '../../src/telemetry/telemetry.js';
@@ -257,24 +258,35 @@ describe('metrics', () => {
     expect(age!.value).toBeLessThan(60);
   });
 
-  it('names every instrument with the unit, kind and description of TELEMETRY_NAMES', async () => {
-    make(); // instruments are created with the first verifier of a meter provider
-    const kinds = { counter: 'OBSERVABLE_COUNTER', gauge: 'OBSERVABLE_GAUGE', histogram: 'HISTOGRAM' };
-    const seen = new Map((await otel.metrics()).map((m) => [m.descriptor.name, m.descriptor]));
-    // A collection only reports instruments with data: record some for each.
-    const verifier = make({ onWarning: false });
-    await verifier.verify(signToken(key));
-    const found = new Map((await otel.metrics()).map((m) => [m.descriptor.name, m.descriptor]));
-    for (const [name, descriptor] of [...seen, ...found]) {
-      const spec = Object.values(M).find((s) => s.name === name);
-      expect(spec, name).toBeDefined();
-      expect(descriptor.unit).toBe(spec!.unit);
-      expect(descriptor.description).toBe(spec!.description);
-      expect(descriptor.type).toBe(kinds[spec!.kind]);
-    }
-    expect([...found.keys()].sort()).toEqual(
+  it('creates every instrument of TELEMETRY_NAMES, with its kind, unit and description, once per meter provider', async () => {
+    const created: { kind: string; name: string; unit?: string; description?: string }[] = [];
+    const instrument =
+      (kind: string) => (name: string, options?: { unit?: string; description?: string }) => {
+        created.push({ kind, name, unit: options?.unit, description: options?.description });
+        return { addCallback() {}, removeCallback() {}, record() {} };
+      };
+    const meter = {
+      createHistogram: instrument('histogram'),
+      createObservableCounter: instrument('counter'),
+      createObservableGauge: instrument('gauge'),
+    };
+    const meterProvider = { getMeter: () => meter };
+    make({ telemetry: { meterProvider, tracerProvider: otel.tracerProvider } });
+    make({ telemetry: { meterProvider, tracerProvider: otel.tracerProvider } });
+    expect(created).toEqual(
+      Object.values(M).map(({ kind, name, unit, description }) => ({ kind, name, unit, description })),
+    );
+    // And the SDK reports them so (those with data here).
+    await make().verify(signToken(key));
+    const reported = new Map((await otel.metrics()).map((m) => [m.descriptor.name, m]));
+    expect([...reported.keys()].sort()).toEqual(
       [M.authentications.name, M.jwksAge.name, M.jwksFetches.name].sort(),
     );
+    for (const [name, metric] of reported) {
+      const spec = Object.values(M).find((s) => s.name === name)!;
+      expect(metric.descriptor.unit).toBe(spec.unit);
+      expect(metric.dataPointType).toBe(spec.kind === 'gauge' ? DataPointType.GAUGE : DataPointType.SUM);
+    }
   });
 
   it('counts failed key-set refreshes by cause, with every HTTP request made for keys', async () => {
