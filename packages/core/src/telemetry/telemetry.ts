@@ -112,7 +112,7 @@ export class VerifierTelemetry implements KeySetAgeSource {
     if (tracerProvider !== undefined) this.#tracer = tracerProvider.getTracer(TELEMETRY_NAMES.scope);
     this.#on = api !== undefined || tracerProvider !== undefined || meterProvider !== undefined;
     // Instruments now, so the key-set age is reported from the start, before any request.
-    this.#metrics();
+    this.#quietly(() => this.#metrics());
   }
 
   /** The tracer of the explicit provider, or of the global one as it is now. */
@@ -131,17 +131,28 @@ export class VerifierTelemetry implements KeySetAgeSource {
     const provider = this.#options.meterProvider ?? this.#api?.metrics?.getMeterProvider();
     if (provider !== this.#meterProvider) {
       this.#meterProvider = provider;
-      this.#tallies = provider === undefined ? undefined : MeterTallies.of(provider);
-      this.#tallies?.watch(this);
+      this.#tallies = undefined; // stays so for a provider that cannot create the instruments
+      if (provider !== undefined) {
+        const tallies = MeterTallies.of(provider);
+        tallies.watch(this);
+        this.#tallies = tallies;
+      }
     }
     return this.#tallies;
+  }
+
+  /** Run `record`, ignoring what it throws: recording never changes an answer. */
+  #quietly(record: () => void): void {
+    try {
+      record();
+    } catch {}
   }
 
   /** `entry` with a span and the metrics around each call. */
   traced<A, B, R>(entry: (a: A, b?: B) => Maybe<R>): (a: A, b?: B) => Maybe<R> {
     return (a, b) => {
       if (!this.#on) return entry(a, b);
-      const span = this.#currentTracer()?.startSpan(TELEMETRY_NAMES.span, SPAN_OPTIONS);
+      const span = this.#startSpan();
       const outer = this.hit;
       this.hit = undefined;
       let result: Maybe<R>;
@@ -166,12 +177,29 @@ export class VerifierTelemetry implements KeySetAgeSource {
     };
   }
 
+  /** The call's span, or `undefined` without a tracer (or when a custom one throws). */
+  #startSpan(): SpanLike | undefined {
+    try {
+      return this.#currentTracer()?.startSpan(TELEMETRY_NAMES.span, SPAN_OPTIONS);
+    } catch {
+      return undefined;
+    }
+  }
+
   #succeeded<R>(span: SpanLike | undefined, result: R, hit: boolean | undefined): R {
-    const info = result as AuthInfo | undefined;
+    this.#quietly(() => this.#recordSuccess(span, result as AuthInfo | undefined, hit));
+    return result;
+  }
+
+  #failed(span: SpanLike | undefined, error: unknown, hit: boolean | undefined): void {
+    this.#quietly(() => this.#recordFailure(span, error, hit));
+  }
+
+  #recordSuccess(span: SpanLike | undefined, info: AuthInfo | undefined, hit: boolean | undefined): void {
     const tallies = this.#metrics();
     if (info === undefined) tallies?.anonymous();
     else tallies?.succeeded(hit);
-    if (span === undefined) return result;
+    if (span === undefined) return;
     if (span.isRecording()) {
       if (info === undefined) {
         span.setAttribute(A.outcome, 'anonymous');
@@ -186,10 +214,9 @@ export class VerifierTelemetry implements KeySetAgeSource {
       if (hit !== undefined) span.setAttribute(A.cacheHit, hit);
     }
     span.end();
-    return result;
   }
 
-  #failed(span: SpanLike | undefined, error: unknown, hit: boolean | undefined): void {
+  #recordFailure(span: SpanLike | undefined, error: unknown, hit: boolean | undefined): void {
     this.#metrics()?.failed(error, hit);
     if (span === undefined) return;
     if (span.isRecording()) {
@@ -222,10 +249,10 @@ export class VerifierTelemetry implements KeySetAgeSource {
   /** What the key sets report: HTTP requests for keys, failed refreshes. */
   readonly keySets = Object.freeze({
     fetched: (): void => {
-      if (this.#on) this.#metrics()?.jwksFetched();
+      if (this.#on) this.#quietly(() => this.#metrics()?.jwksFetched());
     },
     failed: (error: KeySetError): void => {
-      if (this.#on) this.#metrics()?.jwksFailed(error.code);
+      if (this.#on) this.#quietly(() => this.#metrics()?.jwksFailed(error.code));
     },
   });
 
@@ -235,7 +262,9 @@ export class VerifierTelemetry implements KeySetAgeSource {
       if (!this.#on) return pending;
       const started = performance.now();
       const record = (outcome: string, type?: string) =>
-        this.#metrics()?.introspected((performance.now() - started) / 1000, outcome, type);
+        this.#quietly(() =>
+          this.#metrics()?.introspected((performance.now() - started) / 1000, outcome, type),
+        );
       pending.then(
         () => record('active'),
         (error: unknown) => {

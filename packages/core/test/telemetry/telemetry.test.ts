@@ -182,6 +182,38 @@ describe('the gatehouse.authenticate span', () => {
   });
 });
 
+describe('a failing provider', () => {
+  it('changes no answer: whatever a tracer, span or meter throws is ignored', async () => {
+    const boom = () => {
+      throw new Error('exporter down');
+    };
+    const span = {
+      isRecording: () => true,
+      setAttribute: boom,
+      setStatus: boom,
+      recordException: boom,
+      end: boom,
+    };
+    const meter = { createHistogram: boom, createObservableCounter: boom, createObservableGauge: boom };
+    const token = signToken(key);
+    for (const tracer of [{ startSpan: boom }, { startSpan: () => span }]) {
+      const verifier = make({
+        telemetry: { tracerProvider: { getTracer: () => tracer }, meterProvider: otel.meterProvider },
+      });
+      await expect(verifier.verify(token)).resolves.toMatchObject({ subject: 'user-42' });
+      await expect(verifier.verify(token)).resolves.toMatchObject({ subject: 'user-42' });
+      await expect(verifier.verify(`${token}x`)).rejects.toMatchObject({ status: 401 });
+    }
+    // A meter provider that cannot create its instruments: no metrics, the same answers.
+    const verifier = make({
+      telemetry: { tracerProvider: otel.tracerProvider, meterProvider: { getMeter: () => meter } },
+    });
+    await expect(verifier.verify(token)).resolves.toMatchObject({ subject: 'user-42' });
+    await expect(verifier.verify(`${token}x`)).rejects.toMatchObject({ status: 401 });
+    expect((await gatehouseSpans()).map((s) => s.attributes[A.outcome])).toEqual(['ok', 'error']);
+  });
+});
+
 describe('nothing secret is recorded', () => {
   it('no token, DPoP proof, jti or subject in any attribute, event or metric; enduser.id only on opt-in', async () => {
     const jkt = await thumbprintOf(dpopKey);
