@@ -12,6 +12,7 @@
  *               the SDK itself costs (IDs, clock, processor), whoever creates the span
  *   spans       this tree, spans and metrics on: the SDK's TracerProvider (AlwaysOn sampler, a
  *               BatchSpanProcessor with an exporter that discards) and MeterProvider
+ *   sampled-out the same with an AlwaysOff sampler: what the requests of a trace sampling drops cost
  *
  * each with the result cache on (the same token repeated: "cached") and off ("uncached"). Both builds
  * are bundled here by esbuild with the same settings from their sources, into a temporary directory
@@ -100,7 +101,8 @@ try {
 if (apiFoundInAbsentDir) throw new Error('@opentelemetry/api must not be found from the "absent" build');
 
 // --- The SDK, as an application would set it up (no global registration: nothing else sees it).
-const { TracerProvider, BatchSpanProcessor, AlwaysOnSampler } = coreRequire('@opentelemetry/sdk-trace');
+const { TracerProvider, BatchSpanProcessor, AlwaysOnSampler, AlwaysOffSampler } =
+  coreRequire('@opentelemetry/sdk-trace');
 const { MeterProvider, MetricReader } = coreRequire('@opentelemetry/sdk-metrics');
 let exported = 0;
 const discard = {
@@ -121,6 +123,10 @@ class Reader extends MetricReader {
 const reader = new Reader();
 const meterProvider = new MeterProvider({ readers: [reader] });
 const sdkTracer = tracerProvider.getTracer('bench');
+const unsampled = new TracerProvider({
+  sampler: new AlwaysOffSampler(),
+  spanProcessors: [new BatchSpanProcessor({ exporter: discard })],
+});
 
 // --- An RS256 token and a loopback JWKS, hit only while warming up.
 const ISSUER = 'https://issuer.bench/oidc';
@@ -170,6 +176,11 @@ const variants = (cache) => {
       },
     },
     spans: present.createVerifier({ ...common, ...c, telemetry: { tracerProvider, meterProvider } }),
+    'sampled-out': present.createVerifier({
+      ...common,
+      ...c,
+      telemetry: { tracerProvider: unsampled, meterProvider },
+    }),
   };
 };
 const cases = [
@@ -208,6 +219,7 @@ const DIFFS = [
   ['spans', 'off'],
   ['sdk-span', 'off'],
   ['spans', 'sdk-span'],
+  ['sampled-out', 'off'],
 ];
 const results = {};
 for (let round = 0; round <= ROUNDS; round++) {
@@ -225,6 +237,7 @@ for (let round = 0; round <= ROUNDS; round++) {
 }
 server.close();
 await tracerProvider.shutdown();
+await unsampled.shutdown();
 const collected = await reader.collect();
 await meterProvider.shutdown();
 const counted = collected.resourceMetrics.scopeMetrics
@@ -236,8 +249,8 @@ const lines = [
   `node ${process.version}, ${ROUNDS} rounds x ${SAMPLE_MS} ms per benchmark, RS256, medians; differences paired per round; ` +
     `${CPU_CLOCK ? 'per second of process CPU time' : 'per elapsed second'}; baseline = ${baseCommit}`,
   '',
-  '| mode | baseline | absent | off | noop | sdk-span | spans | absent − baseline | spans − off | spans − sdk-span |',
-  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| mode | baseline | absent | off | noop | sdk-span | spans | sampled-out | absent − baseline | spans − off | spans − sdk-span | sampled-out − off |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
 ];
 const summary = {};
 for (const mode of Object.keys(results)) {
@@ -251,7 +264,7 @@ for (const mode of Object.keys(results)) {
   const f = (x) => x.toFixed(2);
   const s = (x) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
   lines.push(
-    `| ${mode} | ${f(us.baseline)} | ${f(us.absent)} | ${f(us.off)} | ${f(us.noop)} | ${f(us['sdk-span'])} | ${f(us.spans)} | ${s(diff['absent − baseline'])} | ${s(diff['spans − off'])} | ${s(diff['spans − sdk-span'])} |`,
+    `| ${mode} | ${f(us.baseline)} | ${f(us.absent)} | ${f(us.off)} | ${f(us.noop)} | ${f(us['sdk-span'])} | ${f(us.spans)} | ${f(us['sampled-out'])} | ${s(diff['absent − baseline'])} | ${s(diff['spans − off'])} | ${s(diff['spans − sdk-span'])} | ${s(diff['sampled-out − off'])} |`,
   );
 }
 const c = summary.cached.diffs;
@@ -265,6 +278,8 @@ lines.push(
     `uncached ${u['spans − off']} µs (target ≤ 3) ${verdict(u['spans − off'] <= 3)}`,
   `of which the SDK's own span: cached ${c['sdk-span − off']} µs, uncached ${u['sdk-span − off']} µs; ` +
     `Gatehouse's share (spans − sdk-span): cached ${c['spans − sdk-span']} µs, uncached ${u['spans − sdk-span']} µs`,
+  `sampled out (AlwaysOff): cached ${c['sampled-out − off']} µs, uncached ${u['sampled-out − off']} µs over off; ` +
+    `API installed without an SDK: cached ${c['noop − off']} µs, uncached ${u['noop − off']} µs`,
   `spans exported: ${exported}; authentications counted by the metrics: ${counted}`,
 );
 console.log(lines.join('\n'));

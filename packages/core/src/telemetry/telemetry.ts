@@ -92,6 +92,8 @@ export class VerifierTelemetry implements KeySetAgeSource {
   #on = false;
   #tracerProvider: TracerProviderLike | undefined;
   #tracer: TracerLike | undefined;
+  /** The API's no-op tracer provider: the global proxy's delegate until an SDK is registered. */
+  #noSdk: unknown;
   #meterProvider: MeterProviderLike | undefined;
   #tallies: MeterTallies | undefined;
 
@@ -108,6 +110,10 @@ export class VerifierTelemetry implements KeySetAgeSource {
 
   #start(api: Loaded): void {
     this.#api = api;
+    this.#quietly(() => {
+      if (typeof api?.ProxyTracerProvider === 'function')
+        this.#noSdk = new api.ProxyTracerProvider().getDelegate();
+    });
     const { tracerProvider, meterProvider } = this.#options;
     if (tracerProvider !== undefined) this.#tracer = tracerProvider.getTracer(TELEMETRY_NAMES.scope);
     this.#on = api !== undefined || tracerProvider !== undefined || meterProvider !== undefined;
@@ -115,14 +121,20 @@ export class VerifierTelemetry implements KeySetAgeSource {
     this.#quietly(() => this.#metrics());
   }
 
-  /** The tracer of the explicit provider, or of the global one as it is now. */
+  /**
+   * The tracer of the explicit provider, or of the global one as it is now; `undefined` while the
+   * global one has no SDK behind it (a span would be a no-op: not even started).
+   */
   #currentTracer(): TracerLike | undefined {
     if (this.#options.tracerProvider !== undefined) return this.#tracer;
-    const provider = this.#api?.trace.getTracerProvider();
+    const provider = this.#api?.trace.getTracerProvider() as
+      | (TracerProviderLike & { getDelegate?: () => unknown })
+      | undefined;
     if (provider !== this.#tracerProvider) {
       this.#tracerProvider = provider;
       this.#tracer = provider?.getTracer(TELEMETRY_NAMES.scope);
     }
+    if (this.#noSdk !== undefined && provider?.getDelegate?.() === this.#noSdk) return undefined;
     return this.#tracer;
   }
 

@@ -119,6 +119,11 @@ export interface MeterProviderLike {
  */
 export interface OpenTelemetryApiLike {
   readonly trace: { getTracerProvider(): TracerProviderLike };
+  /**
+   * The API's proxy provider class (in every 1.x version): a new one's `getDelegate()` is the API's
+   * no-op provider, which tells core, at each call, that no SDK is registered yet.
+   */
+  readonly ProxyTracerProvider?: new () => { getDelegate(): unknown };
   /** Absent before `@opentelemetry/api` 1.3 (no metrics then). */
   readonly metrics?: { getMeterProvider(): MeterProviderLike } | undefined;
 }

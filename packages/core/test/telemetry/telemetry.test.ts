@@ -387,6 +387,32 @@ describe('when telemetry does nothing', () => {
     expect(await otel.spans()).toEqual([]);
   });
 
+  it('no span is even started while the global provider has no SDK behind it', async () => {
+    const api = await import('@opentelemetry/api');
+    const proxy = new api.ProxyTracerProvider(); // what trace.getTracerProvider() is before registration
+    const started: string[] = [];
+    const getTracer = proxy.getTracer.bind(proxy);
+    proxy.getTracer = (name, version) => {
+      const tracer = getTracer(name, version);
+      return {
+        startSpan: (...args: Parameters<typeof tracer.startSpan>) => {
+          started.push(args[0]);
+          return tracer.startSpan(...args);
+        },
+        startActiveSpan: tracer.startActiveSpan.bind(tracer),
+      };
+    };
+    const local = { ...api, trace: { getTracerProvider: () => proxy } };
+    const verifier = make({ telemetry: { api: local } });
+    const token = signToken(key);
+    await verifier.verify(token);
+    expect(started).toEqual([]);
+    proxy.setDelegate(otel.tracerProvider); // what trace.setGlobalTracerProvider() does
+    await verifier.verify(token);
+    expect(started).toEqual([TELEMETRY_NAMES.span]);
+    expect((await gatehouseSpans()).map((s) => s.attributes[A.cacheHit])).toEqual([true]);
+  });
+
   it('an SDK registered after the verifier was created is used from then on', async () => {
     const verifier = createVerifier({ issuer: ISSUER, audience: AUDIENCE, jwksUri: server.jwksUri });
     const token = signToken(key);
