@@ -198,13 +198,18 @@ export class VerifierTelemetry implements KeySetAgeSource {
     }
   }
 
+  // Not through #quietly: no closure per call.
   #succeeded<R>(span: SpanLike | undefined, result: R, hit: boolean | undefined): R {
-    this.#quietly(() => this.#recordSuccess(span, result as AuthInfo | undefined, hit));
+    try {
+      this.#recordSuccess(span, result as AuthInfo | undefined, hit);
+    } catch {}
     return result;
   }
 
   #failed(span: SpanLike | undefined, error: unknown, hit: boolean | undefined): void {
-    this.#quietly(() => this.#recordFailure(span, error, hit));
+    try {
+      this.#recordFailure(span, error, hit);
+    } catch {}
   }
 
   #recordSuccess(span: SpanLike | undefined, info: AuthInfo | undefined, hit: boolean | undefined): void {
