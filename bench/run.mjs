@@ -31,6 +31,11 @@ const BENCHES = {
     file: 'packages/issuer/bench/storage.bench.mjs',
     about: 'issuer throughput: 1 instance on SQLite, 1 and 2 on PostgreSQL (needs PostgreSQL binaries)',
   },
+  telemetry: {
+    file: 'bench/core/telemetry.bench.mjs',
+    about:
+      'OpenTelemetry per verify(): absent vs the build before the hooks, spans and metrics on vs off (RS256, cached and uncached)',
+  },
   dpop: {
     file: 'bench/core/dpop.bench.mjs',
     about: 'DPoP per request: core vs one proof signature and express-oauth2-jwt-bearer (needs bench/http)',

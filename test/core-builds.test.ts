@@ -9,11 +9,12 @@
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { builtinModules } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -130,5 +131,102 @@ describe('@gatehouse/core builds picked by name', () => {
     expect(web.import.default).toBe(main.bun.default);
     expect(node.import.default).toBe(main.import.node);
     expect(node.require.default).toBe(main.require.default);
+  });
+});
+
+/** Run test/fixtures/telemetry-build.mjs (from `fixture`) with one build of core; its JSON line. */
+async function traced(
+  build: 'node' | 'web',
+  format: 'esm' | 'cjs',
+  options: { fixture?: string; dist?: string; noBuiltin?: boolean } = {},
+) {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [options.fixture ?? join(core, 'test/fixtures/telemetry-build.mjs')],
+    {
+      cwd: core,
+      env: {
+        ...process.env,
+        // pnpm's vitest launcher sets it to its hoisted packages, where @opentelemetry/api is too.
+        NODE_PATH: '',
+        BUILD: build,
+        FORMAT: format,
+        ...(options.dist === undefined ? {} : { CORE_DIST: options.dist }),
+        ...(options.noBuiltin === true ? { NO_BUILTIN: '1' } : {}),
+        ISSUER: issuer,
+        AUDIENCE,
+        JWKS_URI: `${issuer}/jwks`,
+        TOKEN: token(),
+      },
+    },
+  );
+  return JSON.parse(stdout.trim().split('\n').pop()!) as {
+    platform: string;
+    subject: string;
+    before: [string, string][] | null;
+    after: [string, string][] | null;
+    resolved: string[];
+  };
+}
+
+describe('OpenTelemetry in the builds (@opentelemetry/api an optional peer)', () => {
+  it.each([
+    ['node', 'esm'],
+    ['node', 'cjs'],
+    ['web', 'esm'],
+    ['web', 'cjs'],
+  ] as const)(
+    'the %s build (%s) loads the API synchronously: the first call is traced',
+    async (build, format) => {
+      const run = await traced(build, format);
+      expect(run.platform).toBe(build);
+      expect(run.subject).toBe('user-42');
+      expect(run.before).toEqual([['gatehouse.authenticate', 'ok']]);
+      expect(run.after).toHaveLength(2);
+      expect(run.resolved).toEqual(['@opentelemetry/api']); // once per process
+    },
+  );
+
+  it.each(['node', 'web'] as const)(
+    'without process.getBuiltinModule, the %s build imports it: traced once warmUp() has awaited it',
+    async (build) => {
+      const run = await traced(build, 'esm', { noBuiltin: true });
+      expect(run.subject).toBe('user-42');
+      expect(run.before).toEqual([]);
+      expect(run.after).toEqual([['gatehouse.authenticate', 'ok']]);
+      expect(run.resolved).toEqual(['@opentelemetry/api']);
+    },
+  );
+
+  it('not installed: every build verifies as before, the package looked for once, never imported', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-no-otel-'));
+    try {
+      cpSync(join(core, 'dist'), join(dir, 'dist'), { recursive: true });
+      cpSync(join(core, 'test/fixtures/telemetry-build.mjs'), join(dir, 'fixture.mjs'));
+      for (const name of ['lru-cache', '@noble/hashes']) {
+        mkdirSync(dirname(join(dir, 'node_modules', name)), { recursive: true });
+        symlinkSync(realpathSync(join(core, 'node_modules', name)), join(dir, 'node_modules', name));
+      }
+      for (const [build, format] of [
+        ['node', 'esm'],
+        ['node', 'cjs'],
+        ['web', 'esm'],
+        ['web', 'cjs'],
+      ] as const) {
+        const run = await traced(build, format, {
+          fixture: join(dir, 'fixture.mjs'),
+          dist: join(dir, 'dist'),
+        });
+        expect(run).toEqual({
+          platform: build,
+          subject: 'user-42',
+          before: null,
+          after: null,
+          resolved: ['@opentelemetry/api'],
+        });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ADAPTER_DEFAULTS, DEFAULTS } from '../packages/core/src/index.js';
+import { ADAPTER_DEFAULTS, DEFAULTS, TELEMETRY_NAMES } from '../packages/core/src/index.js';
 
 const root = join(import.meta.dirname, '..');
 const coreDoc = readFileSync(join(root, 'docs/core.md'), 'utf8');
@@ -49,6 +49,33 @@ describe('docs/core.md options table', () => {
     expect(row('introspection.mode')).toContain(`\`"${DEFAULTS.introspection.mode}"\``);
     expect(row('introspection.cacheMaxAge')).toContain(`\`${DEFAULTS.introspection.cacheMaxAge}\``);
     expect(row('introspection.timeout')).toContain(`\`${DEFAULTS.introspection.timeout}\``);
+  });
+});
+
+describe('docs/observability.md', () => {
+  const doc = readFileSync(join(root, 'docs/observability.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## Resource servers (@gatehouse/core and the adapters)'));
+
+  it('has the resource servers’ section', () => {
+    expect(doc).toContain('\n## Resource servers (@gatehouse/core and the adapters)\n');
+  });
+
+  it.each(Object.values(TELEMETRY_NAMES.metrics))('states $name: its instrument and unit', (spec) => {
+    const line = section.split('\n').find((l) => l.startsWith(`| \`${spec.name}\` |`));
+    expect(line, `row for ${spec.name}`).toBeDefined();
+    const cells = line!.split('|').map((cell) => cell.trim());
+    expect(cells[2]).toBe(spec.kind);
+    expect(cells[3]).toBe(`\`${spec.unit}\``);
+  });
+
+  it.each(Object.values(TELEMETRY_NAMES.attributes))('names the attribute %s', (attribute) => {
+    expect(section).toContain(`\`${attribute}\``);
+  });
+
+  it('names the span and the recordSubject default', () => {
+    expect(section).toContain(`\`${TELEMETRY_NAMES.span}\``);
+    const row = section.split('\n').find((l) => l.startsWith('| `telemetry.recordSubject` |'));
+    expect(row).toContain(`\`${DEFAULTS.telemetry.recordSubject}\``);
   });
 });
 

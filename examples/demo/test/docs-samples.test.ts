@@ -41,6 +41,7 @@ export const PAGES = [
   'docs/runtimes.md',
   'docs/step-up.md',
   'docs/interop.md',
+  'docs/observability.md',
 ];
 
 /** One fenced block and the marker before it. */

@@ -179,4 +179,12 @@ export const DEFAULTS = Object.freeze({
     /** Most cached results. */
     max: 1_000,
   }),
+  /**
+   * OpenTelemetry (telemetry/), on when `@opentelemetry/api` is installed: spans and metrics go to the
+   * providers the application registered (a no-op until it registers an SDK).
+   */
+  telemetry: Object.freeze({
+    /** The token's subject is personal data: it is recorded (as `enduser.id`) only when asked. */
+    recordSubject: false,
+  }),
 });

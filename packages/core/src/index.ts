@@ -124,6 +124,13 @@ export {
   type StepUpOptions,
   type StepUpRequirement,
 } from './step-up.js';
+export { TELEMETRY_NAMES } from './telemetry/names.js';
+export type { ResolvedTelemetryOptions, TelemetryOptions } from './telemetry/options.js';
+export type {
+  MeterProviderLike,
+  OpenTelemetryApiLike,
+  TracerProviderLike,
+} from './telemetry/types.js';
 export { certificateThumbprint, jwkThumbprint } from './thumbprint.js';
 export type { AccessTokenClaims, Actor, Algorithm, AuthInfo, Confirmation, RequestLike } from './types.js';
 export {

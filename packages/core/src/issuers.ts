@@ -21,7 +21,7 @@ import { discoverMetadata } from './discovery.js';
 import { type ErrorContext, InvalidTokenError, IssuerUnavailableError } from './errors.js';
 import { isAllowedUrl } from './internal/option-values.js';
 import type { IssuerResolver, ResolvedIssuer } from './issuer-options.js';
-import { type KeySet, type KeySetStats, RemoteKeySet } from './jwks.js';
+import { type KeySet, type KeySetObserver, type KeySetStats, RemoteKeySet } from './jwks.js';
 import type { ResolvedOptions } from './options.js';
 import type { Algorithm } from './types.js';
 
@@ -127,11 +127,19 @@ export class IssuerRegistry {
   readonly #pending = new Map<string, Promise<IssuerState>>();
   /** Counters of key sets dropped from `#trusted`, so totals never go down. */
   #retired = { fetches: 0, failures: 0 };
+  /** Told of key fetches and failures (telemetry), when on. */
+  readonly #observer: KeySetObserver | undefined;
 
-  constructor(options: ResolvedOptions, context: ErrorContext, onChange: () => void) {
+  constructor(
+    options: ResolvedOptions,
+    context: ErrorContext,
+    onChange: () => void,
+    observer?: KeySetObserver,
+  ) {
     this.#options = options;
     this.#context = context;
     this.#onChange = onChange;
+    this.#observer = observer;
     this.#resolver = options.issuerResolver;
     const algorithms = new Set(options.algorithms);
     for (const config of options.issuerList) {
@@ -208,6 +216,12 @@ export class IssuerRegistry {
     return { fetches, failures, keys, loadedAt, keySets };
   }
 
+  /** Every trusted issuer held: the listed ones, then those the `issuer` function trusts. */
+  *states(): IterableIterator<IssuerState> {
+    yield* this.#fixed.values();
+    if (this.#trusted !== undefined) yield* this.#trusted.values();
+  }
+
   /** Distinct key sets held. */
   #keySets(): Set<RemoteKeySet> {
     const sets = new Set<RemoteKeySet>();
@@ -232,6 +246,7 @@ export class IssuerRegistry {
         issuer: config.issuer,
         onWarning: o.onWarning,
         warningInterval: DEFAULTS.warningInterval,
+        observer: this.#observer,
       });
       if (jwksUri !== undefined) this.#byUri.set(jwksUri.href, keys);
       return keys;

@@ -44,6 +44,23 @@ export interface RemoteKeySetOptions {
   readonly onWarning?: ((warning: KeySetError) => void) | undefined;
   /** Milliseconds between two warnings of the same cause. */
   readonly warningInterval: number;
+  /** Told of every HTTP request for keys and every failed refresh (telemetry); absent when off. */
+  readonly observer?: KeySetObserver | undefined;
+}
+
+/**
+ * What a key set reports as it works (the verifier's metrics).
+ *
+ * @example
+ * ```ts
+ * const observer: KeySetObserver = { fetched: () => fetches++, failed: (error) => failures.push(error.code) };
+ * ```
+ */
+export interface KeySetObserver {
+  /** An HTTP request for keys (discovery or JWKS) was sent. */
+  fetched(): void;
+  /** A refresh failed, for the reason explained. */
+  failed(error: KeySetError): void;
 }
 
 /** Counters for observability and tests. */
@@ -122,6 +139,7 @@ export class RemoteKeySet implements KeySet {
     this.#limits = {
       fetch: (input, init) => {
         this.#fetches++;
+        options.observer?.fetched();
         return options.fetch(input, init);
       },
       timeout: options.jwks.timeout,
@@ -262,6 +280,7 @@ export class RemoteKeySet implements KeySet {
         this.#retryAt = Date.now() + Math.min(backoffInitial * 2 ** (this.#failures - 1), backoffMax);
         const explained = explain(error, this.#options.issuer);
         this.#lastError = explained;
+        this.#options.observer?.failed(explained);
         this.#warn(explained);
         throw this.#unavailable(explained);
       },

@@ -33,6 +33,11 @@ import {
 } from './issuer-options.js';
 import { toScopeList } from './scopes.js';
 import { resolveStepUp, type StepUpRequirement } from './step-up.js';
+import {
+  type ResolvedTelemetryOptions,
+  resolveTelemetryOptions,
+  type TelemetryOptions,
+} from './telemetry/options.js';
 import type { AccessTokenClaims, Algorithm } from './types.js';
 
 export { isAllowedUrl };
@@ -154,6 +159,11 @@ export interface VerifierOptions {
    * Default: `console.warn` of the message; `false` silences it.
    */
   onWarning?: ((warning: KeySetError) => void) | false;
+  /**
+   * OpenTelemetry spans and metrics (docs/observability.md): on when `@opentelemetry/api` is installed,
+   * to the providers the application registered; explicit providers, or `false` to turn them off.
+   */
+  telemetry?: TelemetryOptions | false;
 }
 
 /** Every member of {@link VerifierOptions}: the compiler keeps this list in step with the interface. */
@@ -183,6 +193,7 @@ export const VERIFIER_OPTIONS: readonly string[] = Object.freeze(
     mtls: 1,
     introspection: 1,
     onWarning: 1,
+    telemetry: 1,
   } satisfies Record<keyof VerifierOptions, 1>),
 );
 
@@ -212,6 +223,8 @@ export interface ResolvedOptions extends ResolvedIssuers {
   readonly introspection: ResolvedIntrospectionOptions | undefined;
   /** `undefined` when warnings are off. */
   readonly onWarning: ((warning: KeySetError) => void) | undefined;
+  /** `false` when telemetry is off. */
+  readonly telemetry: ResolvedTelemetryOptions | false;
 }
 
 /** `jwks.allowedOrigins`: origins only (no path, query or credentials), normalised as `URL.origin`. */
@@ -396,5 +409,6 @@ export function resolveOptions(options: VerifierOptions): ResolvedOptions {
     mtls: resolveMtlsOptions(options.mtls),
     introspection,
     onWarning: warningHandler(options.onWarning),
+    telemetry: resolveTelemetryOptions(options.telemetry),
   });
 }

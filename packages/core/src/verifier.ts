@@ -52,6 +52,7 @@ import { hasRoles, type RoleMode, toRoleList } from './roles.js';
 import { hasScopes, type ScopeMode, toScopeList } from './scopes.js';
 import { SenderConstraint } from './sender-constraint.js';
 import { checkStepUp, resolveStepUp, type StepUpOptions, type StepUpRequirement } from './step-up.js';
+import { createTelemetry } from './telemetry/telemetry.js';
 import type { AuthInfo, RequestLike } from './types.js';
 
 /** Per-call requirements; `acrValues` and `maxAge` are RFC 9470 step-up ({@link StepUpOptions}). */
@@ -180,9 +181,14 @@ export function createVerifier(options: VerifierOptions): Verifier {
     dpop: dpop.mode === 'disabled' ? undefined : Object.freeze({ mode: dpop.mode, algs: dpop.algs }),
   });
   const dpopContext: ErrorContext = Object.freeze({ ...context, scheme: 'dpop' as const });
+  // OpenTelemetry (telemetry/): `undefined` when off or not installed, and then no hook at all.
+  const telemetry = createTelemetry(resolved.telemetry, () => issuers.states());
   const cache =
-    resolved.cache === false ? undefined : new ResultCache(resolved.cache.max, resolved.jwks.cacheMaxAge);
-  const issuers = new IssuerRegistry(resolved, context, () => cache?.clear());
+    resolved.cache === false
+      ? undefined
+      : (telemetry?.resultCache(resolved.cache.max, resolved.jwks.cacheMaxAge) ??
+        new ResultCache(resolved.cache.max, resolved.jwks.cacheMaxAge));
+  const issuers = new IssuerRegistry(resolved, context, () => cache?.clear(), telemetry?.keySets);
   const audienceWarnings =
     resolved.onWarning === undefined ? undefined : new AudienceWarnings(resolved.onWarning);
   const parser = new JwsParser(issuers.algorithms, context);
@@ -196,6 +202,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
           cache,
           context,
           audienceWarnings,
+          observer: telemetry?.introspection,
         });
   const binding = new SenderConstraint(dpop, resolved.mtls, { bearer: context, dpop: dpopContext });
   const tokenSources = { ...resolved.tokenSources, context };
@@ -326,18 +333,23 @@ export function createVerifier(options: VerifierOptions): Verifier {
     return info;
   }
 
+  /** verify(), with the result itself when it is ready now; throws what fails now. */
+  function verifyNow(token: string, call?: VerifyOptions): Maybe<AuthInfo> {
+    if (call !== undefined) checkCallOptions(call, VERIFY_OPTION_KEYS, 'verify');
+    const now = Date.now() / 1000;
+    const bearerOnly = (info: AuthInfo) => {
+      binding.check(info, 'bearer', undefined, undefined, now);
+      return check(info, call);
+    };
+    const result = verified(token, now);
+    return result instanceof Promise ? result.then(bearerOnly) : bearerOnly(result);
+  }
+
   // Not `async`: a cached or synchronously verified token settles with a single promise.
   function verify(token: string, call?: VerifyOptions): Promise<AuthInfo> {
     try {
-      if (call !== undefined) checkCallOptions(call, VERIFY_OPTION_KEYS, 'verify');
-      const now = Date.now() / 1000;
-      const bearerOnly = (info: AuthInfo) => {
-        binding.check(info, 'bearer', undefined, undefined, now);
-        return check(info, call);
-      };
-      const result = verified(token, now);
-      if (result instanceof Promise) return result.then(bearerOnly);
-      return Promise.resolve(bearerOnly(result));
+      const result = entry.verifyNow(token, call);
+      return result instanceof Promise ? result : Promise.resolve(result);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -355,7 +367,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
     call: AuthenticateOptions = NO_OPTIONS,
   ): Promise<AuthInfo | undefined> {
     try {
-      const result = authenticateNow(request, call);
+      const result = entry.authenticateNow(request, call);
       return result instanceof Promise ? result : Promise.resolve(result);
     } catch (error) {
       return Promise.reject(error);
@@ -413,19 +425,28 @@ export function createVerifier(options: VerifierOptions): Verifier {
     }
   }
 
+  // The span and metrics of each call wrap these two; everything else is built on them.
+  const entry =
+    telemetry === undefined
+      ? { verifyNow, authenticateNow }
+      : { verifyNow: telemetry.traced(verifyNow), authenticateNow: telemetry.traced(authenticateNow) };
+
   return Object.freeze({
     options: resolved,
     context,
     verify,
     authenticate: authenticate as Verifier['authenticate'],
-    authenticateNow,
+    authenticateNow: entry.authenticateNow,
     authorize,
-    warmUp: () =>
-      issuers.warmUp().catch((error: unknown) => {
+    warmUp: () => {
+      const keys = issuers.warmUp().catch((error: unknown) => {
         throw error instanceof KeysUnavailableError && error.cause instanceof KeySetError
           ? error.cause
           : error;
-      }),
+      });
+      // Also the asynchronous import of @opentelemetry/api, where it could not be loaded at once.
+      return telemetry?.ready === undefined ? keys : Promise.all([keys, telemetry.ready]).then(() => {});
+    },
     dpopNonce: () => binding.nonce(Date.now() / 1000),
     get keyStats() {
       return issuers.stats;

@@ -60,6 +60,21 @@ export interface IntrospectorDeps {
   readonly context: ErrorContext;
   /** Told when an answer is refused for its audience; `undefined` when `onWarning` is off. */
   readonly audienceWarnings?: AudienceWarnings | undefined;
+  /** Times each introspection (telemetry); `undefined` when off. */
+  readonly observer?: IntrospectionObserver | undefined;
+}
+
+/**
+ * What the introspection path reports (the verifier's metrics).
+ *
+ * @example
+ * ```ts
+ * const observer: IntrospectionObserver = { observe: (pending) => (pending.finally(() => calls++), pending) };
+ * ```
+ */
+export interface IntrospectionObserver {
+  /** Watch one introspection from its start until it settles; returns `pending` itself. */
+  observe<T>(pending: Promise<T>): Promise<T>;
 }
 
 /** Whether `token` has the shape of a compact JWS: exactly two dots. */
@@ -118,7 +133,9 @@ export class Introspector {
   verify(token: string, now: number): Promise<AuthInfo> {
     const pending = this.#inFlight.get(token);
     if (pending !== undefined) return pending;
-    const started = this.#introspect(token, now).finally(() => this.#inFlight.delete(token));
+    const introspected = this.#introspect(token, now);
+    const observed = this.#deps.observer?.observe(introspected) ?? introspected;
+    const started = observed.finally(() => this.#inFlight.delete(token));
     this.#inFlight.set(token, started);
     return started;
   }
