@@ -21,13 +21,24 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-/** Build the issuer's `dist/` (tsup, then the console with Vite) when missing or older than its sources. */
+const CONSOLE = join(ISSUER, '..', 'console');
+
+/**
+ * Build the issuer's `dist/` when missing or older than its sources or the console's (the private
+ * package `@gatehouse/console`, whose Vite build the issuer copies into `dist/console`): the console,
+ * then tsup, then the copy — the order of the workspace build.
+ */
 export function ensureBuilt(): void {
-  const newest = Math.max(newestSource(join(ISSUER, 'src')), newestSource(join(ISSUER, 'console')));
+  const newest = Math.max(
+    newestSource(join(ISSUER, 'src')),
+    newestSource(join(CONSOLE, 'src')),
+    ...['index.html', 'vite.config.ts'].map((file) => statSync(join(CONSOLE, file)).mtimeMs),
+  );
   if (existsSync(CLI) && statSync(CLI).mtimeMs >= newest) return;
-  const bin = (name: string) => join(ISSUER, 'node_modules', '.bin', name);
-  execFileSync(bin('tsup'), [], { cwd: ISSUER, stdio: 'pipe' });
-  execFileSync(bin('vite'), ['build', '--config', 'console/vite.config.ts'], { cwd: ISSUER, stdio: 'pipe' });
+  const bin = (dir: string, name: string) => join(dir, 'node_modules', '.bin', name);
+  execFileSync(bin(CONSOLE, 'vite'), ['build'], { cwd: CONSOLE, stdio: 'pipe' });
+  execFileSync(bin(ISSUER, 'tsup'), [], { cwd: ISSUER, stdio: 'pipe' });
+  execFileSync(process.execPath, ['scripts/copy-console.mjs'], { cwd: ISSUER, stdio: 'pipe' });
 }
 
 /** Pick a free loopback port by binding to 0 first. */
