@@ -202,7 +202,8 @@ describe.each(DRIVERS)('%s', (driver) => {
     expect(listed.body.items.every((item: { status: string }) => item.status === 'delivered')).toBe(true);
     expect(JSON.stringify(listed.body)).not.toContain(subjectToken);
     // The issuer's log names events and endpoints, never the secret or the URL.
-    expect(t.logs.text).toContain('webhook_delivered');
+    // The store shows the outcome before the dispatcher logs it (settled first, then logged): wait for the line.
+    await expect.poll(() => t.logs.text).toContain('webhook_delivered');
     expect(t.logs.text).not.toContain(secret);
     expect(t.logs.text).not.toContain(receiver.url);
   });

@@ -100,7 +100,8 @@ describe.each(DRIVERS)('%s', (driver) => {
       deliveredAt: null,
     });
     expect(requests).toBe(3);
-    expect(logs.text).toContain('webhook_failed');
+    // The store shows the outcome before the dispatcher logs it (settled first, then logged): wait for the line.
+    await expect.poll(() => logs.text).toContain('webhook_failed');
     expect(logs.text).not.toContain('whsec_loop');
   });
 

@@ -203,7 +203,8 @@ describe.each(DRIVERS)('%s', (driver) => {
       reason: 'endpoint_failing',
       details: { webhookId: broken, failingSince: new Date(disabled!.failingSince! * 1000).toISOString() },
     });
-    expect(logs.text).toContain('webhook_endpoint_disabled');
+    // The store shows the outcome before the dispatcher logs it (settled first, then logged): wait for the line.
+    await expect.poll(() => logs.text).toContain('webhook_endpoint_disabled');
     // Its pending delivery is given up; nothing more is sent or queued for it.
     const given = await eventually(
       () => store.webhooks.listDeliveries(broken, { page: 1, pageSize: 10 }),
