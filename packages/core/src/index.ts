@@ -26,6 +26,7 @@ export {
   type ScopeRequirementOptions,
 } from './adapter-options.js';
 export { type AuditRecord, toAuditRecord } from './audit.js';
+export type { VerifyOptions } from './authorization.js';
 export { type ExtractOptions, extractBearerToken } from './bearer.js';
 export { callOptions } from './call-options.js';
 export { buildChallenge, type ChallengeParams, sanitizeChallengeValue } from './challenge.js';
@@ -133,9 +134,4 @@ export type {
 } from './telemetry/types.js';
 export { certificateThumbprint, jwkThumbprint } from './thumbprint.js';
 export type { AccessTokenClaims, Actor, Algorithm, AuthInfo, Confirmation, RequestLike } from './types.js';
-export {
-  type AuthenticateOptions,
-  createVerifier,
-  type Verifier,
-  type VerifyOptions,
-} from './verifier.js';
+export { type AuthenticateOptions, createVerifier, type Verifier } from './verifier.js';
