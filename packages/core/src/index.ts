@@ -89,10 +89,10 @@ export type {
 } from './issuer-options.js';
 export type { IssuerState, KeyStats } from './issuers.js';
 export type { KeySet, KeySetStats } from './jwks.js';
+export type { JwksOptions } from './jwks-options.js';
 export {
   type CacheOptions,
   type ClaimCheck,
-  type JwksOptions,
   type ResolvedOptions,
   resolveOptions,
   type TokenSourceOptions,
