@@ -29,13 +29,13 @@ export {
   type Expectation,
   INJECTION,
   mintTokens,
-  ROWS,
   type Row,
   SUBJECT,
   type Tokens,
   VARIANTS,
   type Variant,
-} from './cases.js';
+} from './case-table.js';
+export { ROWS } from './cases.js';
 export {
   type ClientCertificate,
   type ProofContext,
@@ -44,7 +44,8 @@ export {
   type TestRequest,
   type TestResponse,
 } from './client.js';
-export { DPOP_ROWS, type DpopRow, FORWARDED_CHAIN } from './dpop-cases.js';
+export { DPOP_ROWS } from './dpop-cases.js';
+export { type DpopRow, FORWARDED_CHAIN } from './dpop-table.js';
 export { startExpress } from './express-app.js';
 export { startFastify } from './fastify-app.js';
 export { startKoa } from './koa-app.js';

@@ -26,7 +26,7 @@ import {
   thumbprint,
 } from '@gatehouse/testing';
 import { SCOPES } from './app.js';
-import { SUBJECT, type Tokens, type Variant } from './cases.js';
+import { SUBJECT, type Tokens, type Variant } from './case-table.js';
 
 export const DPOP_VARIANTS = [
   'required',

@@ -8,7 +8,7 @@
  */
 import { createDpopProof, type DpopKey, type TestIssuer } from '@gatehouse/testing';
 import { ACR, SCOPES, STEP_UP } from './app.js';
-import { bearer, type Expectation, INJECTION, insufficient, type Row, SUBJECT, user } from './cases.js';
+import { bearer, type Expectation, INJECTION, insufficient, type Row, SUBJECT, user } from './case-table.js';
 import type { ProofContext } from './client.js';
 import type { AnyVariant, Fixtures } from './sender-fixtures.js';
 

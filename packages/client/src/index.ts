@@ -20,6 +20,7 @@
  * @module
  */
 export { type Client, createClient } from './client.js';
+export { DEFAULTS, DPOP_ALGORITHMS, type DpopAlgorithm, MAX_EXPIRY_LEEWAY } from './defaults.js';
 export {
   type AnyClientError,
   ClientError,
@@ -38,12 +39,8 @@ export { ACCESS_TOKEN_TYPE, PERSONAL_ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYP
 export type { FetchTokenSource } from './fetch.js';
 export {
   type ClientOptions,
-  DEFAULTS,
-  DPOP_ALGORITHMS,
-  type DpopAlgorithm,
   type DpopClientOptions,
   type FetchLike,
-  MAX_EXPIRY_LEEWAY,
   type ResolvedDpopOptions,
   type ResolvedOptions,
   resolveOptions,

@@ -12,13 +12,13 @@
  * @module
  */
 import * as oauth from 'oauth4webapi';
+import { DEFAULTS } from './defaults.js';
 import { withNonceRetry } from './dpop.js';
 import { ServerResponseError, SignInCallbackError } from './errors.js';
 import type { Context } from './internal/context.js';
 import { currentUrl, isBrowser, navigate } from './internal/env.js';
 import { guard, guardCallback } from './internal/http.js';
 import { parseUrl } from './internal/url.js';
-import { DEFAULTS } from './options.js';
 import type { TokenManager } from './tokens.js';
 import type { IdTokenClaims, SignInOptions } from './types.js';
 

@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { VerifyOptions } from './authorization.js';
 import { callOptions } from './call-options.js';
 import { rejectUnknownKeys } from './internal/known-keys.js';
 import { VERIFIER_OPTIONS } from './options.js';
@@ -18,7 +19,6 @@ import {
 import { type RoleMode, toRoleList } from './roles.js';
 import { type ScopeMode, toScopeList } from './scopes.js';
 import { resolveStepUp, STEP_UP_OPTIONS, type StepUpOptions } from './step-up.js';
-import type { VerifyOptions } from './verifier.js';
 
 /** Default value of every shared adapter option. */
 export const ADAPTER_DEFAULTS = Object.freeze({

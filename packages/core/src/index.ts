@@ -26,6 +26,7 @@ export {
   type ScopeRequirementOptions,
 } from './adapter-options.js';
 export { type AuditRecord, toAuditRecord } from './audit.js';
+export type { VerifyOptions } from './authorization.js';
 export { type ExtractOptions, extractBearerToken } from './bearer.js';
 export { callOptions } from './call-options.js';
 export { buildChallenge, type ChallengeParams, sanitizeChallengeValue } from './challenge.js';
@@ -88,10 +89,10 @@ export type {
 } from './issuer-options.js';
 export type { IssuerState, KeyStats } from './issuers.js';
 export type { KeySet, KeySetStats } from './jwks.js';
+export type { JwksOptions } from './jwks-options.js';
 export {
   type CacheOptions,
   type ClaimCheck,
-  type JwksOptions,
   type ResolvedOptions,
   resolveOptions,
   type TokenSourceOptions,
@@ -133,9 +134,4 @@ export type {
 } from './telemetry/types.js';
 export { certificateThumbprint, jwkThumbprint } from './thumbprint.js';
 export type { AccessTokenClaims, Actor, Algorithm, AuthInfo, Confirmation, RequestLike } from './types.js';
-export {
-  type AuthenticateOptions,
-  createVerifier,
-  type Verifier,
-  type VerifyOptions,
-} from './verifier.js';
+export { type AuthenticateOptions, createVerifier, type Verifier } from './verifier.js';

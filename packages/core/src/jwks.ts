@@ -22,7 +22,7 @@ import { explain } from './internal/explain.js';
 import { FetchFailure, type FetchLimits, fetchJson } from './internal/fetch.js';
 import { sameKey } from './internal/platform.js';
 import { importVerificationKey, type KeyEntry, keyMatchesAlgorithm } from './jwk.js';
-import type { JwksOptions } from './options.js';
+import type { JwksOptions } from './jwks-options.js';
 import type { Algorithm } from './types.js';
 
 /** Options of {@link RemoteKeySet}. */

@@ -31,6 +31,7 @@ import {
   type ResolvedIssuers,
   resolveIssuers,
 } from './issuer-options.js';
+import { type JwksOptions, resolveJwksOptions } from './jwks-options.js';
 import { toScopeList } from './scopes.js';
 import { resolveStepUp, type StepUpRequirement } from './step-up.js';
 import {
@@ -47,32 +48,6 @@ export type ClaimCheck =
   | { readonly equals: string | number | boolean | null }
   | { readonly includes: string }
   | ((value: unknown, claims: AccessTokenClaims) => boolean);
-
-/** Remote JWKS cache options. All durations in milliseconds. */
-export interface JwksOptions {
-  /** Default 600000 (10 min). */
-  cacheMaxAge?: number;
-  /** Default 30000 (30 s). */
-  cooldown?: number;
-  /** Default 5000 (5 s). */
-  timeout?: number;
-  /** Default 1800000 (30 min). `0` disables stale keys during outages. */
-  staleIfError?: number;
-  /** Default 1000. */
-  backoffInitial?: number;
-  /** Default 30000. */
-  backoffMax?: number;
-  /** Default 262144 (256 KiB). */
-  maxResponseBytes?: number;
-  /** Default 100. */
-  maxKeys?: number;
-  /**
-   * Origins (`https://keys.example.com`) other than the issuer's own where a `jwks_uri` found by
-   * discovery may be. Default none: discovered keys must live on the issuer's origin. Not needed with
-   * an explicit `jwksUri`.
-   */
-  allowedOrigins?: readonly string[];
-}
 
 /** Result cache options, or `false` to turn the cache off. */
 export interface CacheOptions {
@@ -227,28 +202,6 @@ export interface ResolvedOptions extends ResolvedIssuers {
   readonly telemetry: ResolvedTelemetryOptions | false;
 }
 
-/** `jwks.allowedOrigins`: origins only (no path, query or credentials), normalised as `URL.origin`. */
-function allowedOrigins(value: unknown, allowInsecureHttp: boolean): readonly string[] {
-  if (value === undefined) return DEFAULTS.jwks.allowedOrigins;
-  if (!Array.isArray(value)) return fail('jwks.allowedOrigins', 'must be an array of origins');
-  const origins = value.map((item: unknown) => {
-    const url = typeof item === 'string' && URL.canParse(item) ? new URL(item) : null;
-    if (
-      url === null ||
-      url.origin === 'null' ||
-      url.href !== `${url.origin}/` ||
-      !isAllowedUrl(url, allowInsecureHttp)
-    ) {
-      return fail(
-        'jwks.allowedOrigins',
-        `must contain https: origins such as "https://keys.example.com" (no path, query or credentials; http: only for loopback hosts), not ${JSON.stringify(String(item)).slice(0, 100)}`,
-      );
-    }
-    return url.origin;
-  });
-  return Object.freeze([...new Set(origins)]);
-}
-
 function claimChecks(value: unknown): Array<readonly [string, ClaimCheck]> {
   if (value === undefined) return [];
   if (value === null || typeof value !== 'object' || Array.isArray(value))
@@ -332,21 +285,7 @@ export function resolveOptions(options: VerifierOptions): ResolvedOptions {
     );
   }
 
-  const j = options.jwks ?? {};
-  if (j === null || typeof j !== 'object') fail('jwks', 'must be an object');
-  rejectUnknownKeys(j, Object.keys(DEFAULTS.jwks), 'jwks.');
-  const d = DEFAULTS.jwks;
-  const jwks = Object.freeze({
-    cacheMaxAge: duration(j.cacheMaxAge, d.cacheMaxAge, 'jwks.cacheMaxAge'),
-    cooldown: duration(j.cooldown, d.cooldown, 'jwks.cooldown'),
-    timeout: duration(j.timeout, d.timeout, 'jwks.timeout', 1),
-    staleIfError: duration(j.staleIfError, d.staleIfError, 'jwks.staleIfError'),
-    backoffInitial: duration(j.backoffInitial, d.backoffInitial, 'jwks.backoffInitial'),
-    backoffMax: duration(j.backoffMax, d.backoffMax, 'jwks.backoffMax'),
-    maxResponseBytes: duration(j.maxResponseBytes, d.maxResponseBytes, 'jwks.maxResponseBytes', 1),
-    maxKeys: duration(j.maxKeys, d.maxKeys, 'jwks.maxKeys', 1),
-    allowedOrigins: allowedOrigins(j.allowedOrigins, allowInsecureHttp),
-  });
+  const jwks = resolveJwksOptions(options.jwks, allowInsecureHttp);
 
   let cache: Readonly<Required<CacheOptions>> | false = false;
   if (options.cache !== false) {

@@ -12,6 +12,9 @@
  *    run on every request, also for a token served from the result cache;
  * 7. delegation policy, required scopes (per verifier and per call) and required roles (per call).
  *
+ * Steps 1–5 of a JWT are in jwt-verification.ts, step 7 in authorization.ts; this file wires a
+ * verifier's parts together and runs the steps in order for `verify()` and `authenticate()`.
+ *
  * With `introspection`, steps 1–2 of an opaque token (or of every token, in `always` mode) are an
  * RFC 7662 introspection instead (introspection/introspector.ts); the answer then goes through steps 3–7.
  *
@@ -19,7 +22,7 @@
  */
 
 import { AudienceWarnings } from './audience-warning.js';
-import { createAuthInfo } from './auth-info.js';
+import { createAuthorizer, type VerifyOptions } from './authorization.js';
 import { checkTokenSyntax, findCredentials } from './bearer.js';
 import { ResultCache } from './cache.js';
 import {
@@ -28,60 +31,27 @@ import {
   checkCallOptions,
   VERIFY_OPTION_KEYS,
 } from './call-options.js';
-import { checkClaims, checkType } from './claims.js';
 import { readProof } from './dpop-proof.js';
 import {
   type ErrorContext,
-  ForbiddenError,
-  InsufficientRoleError,
-  InsufficientScopeError,
   InvalidTokenError,
   KeySetError,
   KeysUnavailableError,
   MissingTokenError,
 } from './errors.js';
 import { type FetchRequestOptions, isFetchRequest, toRequestLike } from './fetch-request.js';
-import { andThen, type Maybe } from './internal/maybe.js';
-import { verifySignature } from './internal/platform.js';
+import type { Maybe } from './internal/maybe.js';
 import { Introspector } from './introspection/introspector.js';
 import { IssuerRegistry, type IssuerState, type KeyStats } from './issuers.js';
-import type { KeyEntry } from './jwk.js';
-import { JwsParser, type ParsedJws } from './jws.js';
+import { JwsParser } from './jws.js';
+import { createJwtVerification } from './jwt-verification.js';
 import { type ResolvedOptions, resolveOptions, type VerifierOptions } from './options.js';
-import { hasRoles, type RoleMode, toRoleList } from './roles.js';
-import { hasScopes, type ScopeMode, toScopeList } from './scopes.js';
 import { SenderConstraint } from './sender-constraint.js';
-import { checkStepUp, resolveStepUp, type StepUpOptions, type StepUpRequirement } from './step-up.js';
 import { createTelemetry } from './telemetry/telemetry.js';
 import type { AuthInfo, RequestLike } from './types.js';
 
-/** Per-call requirements; `acrValues` and `maxAge` are RFC 9470 step-up ({@link StepUpOptions}). */
-export interface VerifyOptions extends StepUpOptions {
-  /** Scopes this call needs, as a list or a space-separated string. */
-  scopes?: string | readonly string[];
-  /** `all` (default): every scope; `any`: at least one. */
-  scopeMode?: ScopeMode;
-  /** Roles this call needs (from the token's `roles` claim): a role name or a list. */
-  roles?: string | readonly string[];
-  /** `all` (default): every role; `any`: at least one. */
-  roleMode?: RoleMode;
-  /** Accept tokens carrying `act` (delegation / impersonation). Default `true`; `false` answers 403. */
-  allowDelegation?: boolean;
-}
-
 /** The options of a call that passes none: checked once, frozen. */
 const NO_OPTIONS: AuthenticateOptions = callOptions({});
-
-/** Step-up requirements of call options, validated once per options object (routes reuse theirs). */
-const stepUps = new WeakMap<VerifyOptions, StepUpRequirement | undefined>();
-function callStepUp(call: VerifyOptions): StepUpRequirement | undefined {
-  if (call.acrValues === undefined && call.maxAge === undefined) return undefined;
-  if (stepUps.has(call)) return stepUps.get(call);
-  const requirement = resolveStepUp(call);
-  // Only a frozen object (what resolveScopeRequirement returns) cannot change after it is remembered.
-  if (Object.isFrozen(call)) stepUps.set(call, requirement);
-  return requirement;
-}
 
 /** Options of {@link Verifier.authenticate}. */
 export interface AuthenticateOptions extends VerifyOptions, FetchRequestOptions {
@@ -207,75 +177,9 @@ export function createVerifier(options: VerifierOptions): Verifier {
   const binding = new SenderConstraint(dpop, resolved.mtls, { bearer: context, dpop: dpopContext });
   const tokenSources = { ...resolved.tokenSources, context };
   const acceptsDpop = binding.acceptsDpop;
-  const invalid = (reason: ConstructorParameters<typeof InvalidTokenError>[0]) =>
-    new InvalidTokenError(reason, context);
-
-  // One-entry memo of the header `typ` check: an issuer sends the same `typ` on every token.
-  let lastTyp: string | undefined | null = null;
-  let lastTypOk = false;
-
-  /** Steps 1–5. Synchronous when the keys are cached; a promise only when the key set must be resolved. */
-  function verifyToken(token: string): AuthInfo | Promise<AuthInfo> {
-    if (typeof token !== 'string' || token.length === 0) throw invalid('malformed');
-    if (token.length > resolved.maxTokenLength) throw invalid('token_too_large');
-
-    // 1. shape and algorithm
-    const jws = parser.parse(token);
-
-    // The unverified `iss` only picks the key set of an allowed issuer (no fetch for any other).
-    const issuer = issuers.select(jws.payload.iss);
-    if (issuer instanceof Promise) return issuer.then((state) => withKeys(token, jws, state));
-    return withKeys(token, jws, issuer);
-  }
-
-  /** 2. key (sync when cached) and signature. */
-  function withKeys(token: string, jws: ParsedJws, issuer: IssuerState): Maybe<AuthInfo> {
-    const { alg, kid } = jws.header;
-    if (!issuer.algorithms.has(alg)) throw invalid('algorithm');
-    const candidates = issuer.keys.select(kid, alg);
-    if (candidates !== undefined) return finish(token, jws, issuer, candidates);
-    return issuer.keys.resolve(kid, alg).then((found) => finish(token, jws, issuer, found));
-  }
-
-  /** Whether a candidate key, tried in order, verifies the signature (a promise only on WebCrypto). */
-  function signedByAny(jws: ParsedJws, candidates: readonly KeyEntry[], from = 0): Maybe<boolean> {
-    for (let i = from; i < candidates.length; i++) {
-      const ok = verifySignature(jws.header.alg, candidates[i]!.key, jws.signingInput, jws.signature);
-      if (ok === true) return true;
-      if (ok !== false) return ok.then((yes) => yes || signedByAny(jws, candidates, i + 1));
-    }
-    return false;
-  }
-
-  function finish(
-    token: string,
-    jws: ParsedJws,
-    issuer: IssuerState,
-    candidates: readonly KeyEntry[],
-  ): Maybe<AuthInfo> {
-    const verified = signedByAny(jws, candidates);
-    return verified === true
-      ? accept(token, jws, issuer)
-      : andThen(verified, (ok) => accept(token, jws, issuer, ok));
-  }
-
-  function accept(token: string, jws: ParsedJws, issuer: IssuerState, verified = true): AuthInfo {
-    const { typ } = jws.header;
-    if (!verified) throw invalid('signature');
-    if (typ !== lastTyp) {
-      lastTypOk = checkType(typ, resolved.strict);
-      lastTyp = typ;
-    }
-    if (!lastTypOk) throw invalid('typ');
-
-    // 3–5 and profile checks
-    const now = Date.now() / 1000;
-    const checked = checkClaims(jws.payload, issuer.options, now, context, audienceWarnings);
-    const info = createAuthInfo(token, jws.payload, checked);
-    // Never beyond the key set's freshness: a key removed from the JWKS must stop working after cacheMaxAge.
-    cache?.set(token, info, Math.min(checked.validUntil, issuer.keys.freshUntil / 1000), now);
-    return info;
-  }
+  // Steps 1–5 of a JWT (jwt-verification.ts) and step 7 (authorization.ts).
+  const verifyToken = createJwtVerification({ resolved, parser, issuers, cache, context, audienceWarnings });
+  const authorizeChecked = createAuthorizer(resolved, { bearer: context, dpop: dpopContext });
 
   /**
    * Steps 1–5, from the result cache when possible. `unchecked`: the token's b64token syntax is still to
@@ -300,31 +204,6 @@ export function createVerifier(options: VerifierOptions): Verifier {
   function authorize(info: AuthInfo, call: VerifyOptions = NO_OPTIONS): void {
     checkCallOptions(call, AUTHENTICATE_OPTION_KEYS, 'authorize');
     authorizeChecked(info, call);
-  }
-
-  /** {@link authorize} of options already checked (by the public entry point that took them). */
-  function authorizeChecked(info: AuthInfo, call: VerifyOptions): void {
-    const ctx = info.confirmation?.jkt === undefined ? context : dpopContext;
-    if (call.allowDelegation === false && info.delegated)
-      throw new ForbiddenError('delegation_not_allowed', ctx);
-    // Step-up (401) before scopes (403): a stronger sign-in is asked for before authorization is judged.
-    if (resolved.stepUp !== undefined)
-      checkStepUp(info, resolved.stepUp, Date.now() / 1000, resolved.clockTolerance, ctx);
-    const stepUp = callStepUp(call);
-    if (stepUp !== undefined) checkStepUp(info, stepUp, Date.now() / 1000, resolved.clockTolerance, ctx);
-    if (resolved.requiredScopes.length > 0 && !hasScopes(info.scopes, resolved.requiredScopes, 'all')) {
-      throw new InsufficientScopeError(resolved.requiredScopes, 'all', ctx);
-    }
-    if (call.scopes !== undefined) {
-      const required = toScopeList(call.scopes);
-      const mode = call.scopeMode ?? 'all';
-      if (!hasScopes(info.scopes, required, mode)) throw new InsufficientScopeError(required, mode, ctx);
-    }
-    if (call.roles !== undefined) {
-      const required = toRoleList(call.roles);
-      const mode = call.roleMode ?? 'all';
-      if (!hasRoles(info.roles, required, mode)) throw new InsufficientRoleError(required, mode, ctx);
-    }
   }
 
   function check(info: AuthInfo, call: VerifyOptions | undefined): AuthInfo {

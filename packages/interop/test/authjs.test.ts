@@ -14,11 +14,11 @@ import express from 'express';
 import * as jose from 'jose';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOrdersApi } from './helpers/api.js';
-import { launchChromium, signInOnPage } from './helpers/browser.js';
-import { type Issuer, startIssuer } from './helpers/issuer.js';
-import { type Listening, listen, Teardown } from './helpers/servers.js';
-import { ORDERS, secretFor, seedDocument } from './helpers/world.js';
+import { signInOnPage } from './helpers/browser.js';
+import type { Issuer } from './helpers/issuer.js';
+import { addAppPages, expectMyOrders, startRelyingPartyWorld } from './helpers/relying-party.js';
+import { type Listening, Teardown } from './helpers/servers.js';
+import { ORDERS, secretFor } from './helpers/world.js';
 
 const teardown = new Teardown();
 let issuer: Issuer;
@@ -26,7 +26,6 @@ let api: Listening;
 /** The relying party: an Express app with Auth.js mounted at /auth. */
 let rp: Listening;
 let browser: Browser;
-let handler: express.Express | undefined;
 
 /** The Auth.js configuration of the app (the issuer as a generic OIDC provider). */
 function authConfig(): ExpressAuthConfig {
@@ -66,53 +65,35 @@ function authConfig(): ExpressAuthConfig {
   };
 }
 
+/** The app: Auth.js mounted at /auth, and its pages (its server calls the API with the session's token). */
+function relyingParty(): express.Express {
+  const config = authConfig();
+  const app = express();
+  app.set('trust proxy', true);
+  app.use('/auth', ExpressAuth(config));
+  addAppPages(
+    app,
+    api.url,
+    async (req) => ((await getSession(req, config)) as { accessToken?: string } | null)?.accessToken,
+  );
+  return app;
+}
+
 beforeAll(async () => {
-  try {
-    rp = teardown.add(
-      await listen((req, res) => (handler === undefined ? res.writeHead(503).end() : handler(req, res))),
-      (s) => s.close(),
-    );
-    issuer = teardown.add(
-      await startIssuer({
-        seed: () =>
-          seedDocument([
-            {
-              name: 'Auth.js app',
-              type: 'Traditional',
-              clientId: 'authjs-web',
-              clientSecret: secretFor('authjs-web'),
-              redirectUris: [`${rp.url}/auth/callback/gatehouse`],
-            },
-          ]),
-      }),
-      (i) => i.close(),
-    );
-    api = teardown.add(await startOrdersApi(issuer.issuer, ORDERS), (s) => s.close());
-    const config = authConfig();
-    const app = express();
-    app.set('trust proxy', true);
-    app.use('/auth', ExpressAuth(config));
-    // The app's own server calls the API with the session's access token.
-    app.get('/my-orders', async (req, res) => {
-      const session = (await getSession(req, config)) as { accessToken?: string } | null;
-      if (session?.accessToken === undefined) {
-        res.status(401).json({ signedIn: false });
-        return;
-      }
-      const answer = await fetch(`${api.url}/orders`, {
-        headers: { authorization: `Bearer ${session.accessToken}` },
-      });
-      res.status(answer.status).json(await answer.json());
-    });
-    app.get('/', (_req, res) => {
-      res.type('text/plain').send('home');
-    });
-    handler = app;
-    browser = teardown.add(await launchChromium(), (b) => b.close());
-  } catch (err) {
-    await teardown.run();
-    throw err;
-  }
+  await startRelyingPartyWorld(
+    teardown,
+    (rpUrl) => ({
+      name: 'Auth.js app',
+      type: 'Traditional',
+      clientId: 'authjs-web',
+      clientSecret: secretFor('authjs-web'),
+      redirectUris: [`${rpUrl}/auth/callback/gatehouse`],
+    }),
+    (world) => {
+      ({ rp, issuer, api, browser } = world);
+      return relyingParty();
+    },
+  );
 });
 
 afterAll(() => teardown.run());
@@ -134,13 +115,7 @@ describe('Auth.js (@auth/express)', () => {
       expect(session.sub).toBe(alice);
       expect(jose.decodeJwt(session.accessToken)).toMatchObject({ aud: ORDERS, sub: alice });
 
-      const orders = await page.goto(`${rp.url}/my-orders`);
-      expect(orders!.status()).toBe(200);
-      expect(await orders!.json()).toMatchObject({
-        subject: alice,
-        clientId: 'authjs-web',
-        scopes: ['read:orders'],
-      });
+      await expectMyOrders(page, rp.url, alice, 'authjs-web');
     } finally {
       await context.close();
     }

@@ -16,8 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callOrders, startOrdersApi } from './helpers/api.js';
 import { launchChromium, signInOnPage } from './helpers/browser.js';
 import { type Issuer, startIssuer } from './helpers/issuer.js';
-import { type Listening, listen, Teardown } from './helpers/servers.js';
-import { ORDERS, secretFor, seedDocument } from './helpers/world.js';
+import { type Listening, listenCallback, Teardown } from './helpers/servers.js';
+import { ORDERS, secretFor, seedDocument, webAndWorker } from './helpers/world.js';
 
 const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
@@ -39,30 +39,13 @@ const apiAuth = oauth.ClientSecretBasic(secretFor('o4-api'));
 
 beforeAll(async () => {
   try {
-    callback = teardown.add(
-      await listen((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('back')),
-      (s) => s.close(),
-    );
+    callback = teardown.add(await listenCallback(), (s) => s.close());
     issuer = teardown.add(
       await startIssuer({
         env: { GATEHOUSE_ACCESS_TOKEN_FORMAT: 'opaque' },
         seed: () =>
           seedDocument([
-            {
-              name: 'oauth4webapi web',
-              type: 'Traditional',
-              clientId: 'o4-web',
-              clientSecret: secretFor('o4-web'),
-              redirectUris: [`${callback.url}/callback`],
-              tokenExchangeEnabled: true,
-            },
-            {
-              name: 'oauth4webapi worker',
-              type: 'MachineToMachine',
-              clientId: 'o4-worker',
-              clientSecret: secretFor('o4-worker'),
-              roles: ['orders-service'],
-            },
+            ...webAndWorker('o4', 'oauth4webapi', `${callback.url}/callback`, { tokenExchangeEnabled: true }),
             {
               name: 'Orders API',
               type: 'MachineToMachine',

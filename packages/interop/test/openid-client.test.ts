@@ -12,10 +12,11 @@ import * as client from 'openid-client';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callOrders, startOrdersApi } from './helpers/api.js';
-import { launchChromium, signInOnPage } from './helpers/browser.js';
+import { launchChromium } from './helpers/browser.js';
 import { type Issuer, startIssuer } from './helpers/issuer.js';
-import { type Listening, listen, Teardown } from './helpers/servers.js';
-import { ORDERS, secretFor, seedDocument } from './helpers/world.js';
+import { discover, signInWithCode } from './helpers/openid-client.js';
+import { type Listening, listenCallback, Teardown } from './helpers/servers.js';
+import { ORDERS, seedDocument, webAndWorker } from './helpers/world.js';
 
 const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
@@ -31,50 +32,20 @@ let worker: client.Configuration;
 
 beforeAll(async () => {
   try {
-    callback = teardown.add(
-      await listen((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('back')),
-      (s) => s.close(),
-    );
+    callback = teardown.add(await listenCallback(), (s) => s.close());
     issuer = teardown.add(
       await startIssuer({
         seed: () =>
-          seedDocument([
-            {
-              name: 'openid-client web',
-              type: 'Traditional',
-              clientId: 'oc-web',
-              clientSecret: secretFor('oc-web'),
-              redirectUris: [`${callback.url}/callback`],
-              tokenExchangeEnabled: true,
-            },
-            {
-              name: 'openid-client worker',
-              type: 'MachineToMachine',
-              clientId: 'oc-worker',
-              clientSecret: secretFor('oc-worker'),
-              roles: ['orders-service'],
-            },
-          ]),
+          seedDocument(
+            webAndWorker('oc', 'openid-client', `${callback.url}/callback`, { tokenExchangeEnabled: true }),
+          ),
       }),
       (i) => i.close(),
     );
     api = teardown.add(await startOrdersApi(issuer.issuer, ORDERS), (s) => s.close());
     browser = teardown.add(await launchChromium(), (b) => b.close());
-    const options = { execute: [client.allowInsecureRequests] };
-    web = await client.discovery(
-      new URL(issuer.issuer),
-      'oc-web',
-      undefined,
-      client.ClientSecretBasic(secretFor('oc-web')),
-      options,
-    );
-    worker = await client.discovery(
-      new URL(issuer.issuer),
-      'oc-worker',
-      undefined,
-      client.ClientSecretBasic(secretFor('oc-worker')),
-      options,
-    );
+    web = await discover(issuer.issuer, 'oc-web');
+    worker = await discover(issuer.issuer, 'oc-worker');
   } catch (err) {
     await teardown.run();
     throw err;
@@ -84,32 +55,22 @@ beforeAll(async () => {
 afterAll(() => teardown.run());
 
 /**
- * Authorization code + PKCE for `username` through the sign-in page: resolves to the callback URL the
- * browser was sent to and the PKCE verifier.
+ * Authorization code + PKCE of the web application for `username` through the sign-in page, and the
+ * code redeemed (for the `resource` asked for, if any).
  */
-async function authorize(
-  username: string,
-  parameters: Record<string, string>,
-): Promise<{ callbackUrl: URL; verifier: string; state: string }> {
-  const verifier = client.randomPKCECodeVerifier();
-  const state = client.randomState();
-  const url = client.buildAuthorizationUrl(web, {
-    redirect_uri: `${callback.url}/callback`,
-    code_challenge: await client.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    ...parameters,
+const signIn = (username: string, parameters: Record<string, string>, grant?: client.DPoPOptions) =>
+  signInWithCode(
+    browser,
+    web,
+    { issuerBase: issuer.baseUrl, redirectUri: `${callback.url}/callback`, username, parameters },
+    grant,
+  );
+
+/** `GET {api}/orders` with a DPoP-bound token and a proof of `dpop`'s key. */
+const callOrdersWithProof = (config: client.Configuration, token: string, dpop: client.DPoPHandle) =>
+  client.fetchProtectedResource(config, token, new URL(`${api.url}/orders`), 'GET', undefined, undefined, {
+    DPoP: dpop,
   });
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
-    await page.goto(url.href);
-    await signInOnPage(page, issuer.baseUrl, username, `${callback.url}/callback`);
-    return { callbackUrl: new URL(page.url()), verifier, state };
-  } finally {
-    await context.close();
-  }
-}
 
 describe('openid-client', () => {
   it('discovers the issuer: S256 only, DPoP, token exchange for applications enabled for it', () => {
@@ -122,17 +83,11 @@ describe('openid-client', () => {
   });
 
   it('authorization code + PKCE + resource, signed in on the page; the API accepts the token; refresh', async () => {
-    const { callbackUrl, verifier, state } = await authorize('alice', {
+    const tokens = await signIn('alice', {
       scope: 'openid profile offline_access read:orders',
       prompt: 'consent',
       resource: ORDERS,
     });
-    const tokens = await client.authorizationCodeGrant(
-      web,
-      callbackUrl,
-      { pkceCodeVerifier: verifier, expectedState: state },
-      { resource: ORDERS },
-    );
     expect(tokens.token_type).toBe('bearer');
     expect(tokens.scope?.split(' ')).toContain('read:orders');
     const claims = tokens.claims()!;
@@ -197,11 +152,7 @@ describe('openid-client', () => {
 
   it('token exchange with an actor token: the signed-in actor becomes act', async () => {
     // sam signs in with openid only: the access token is the opaque userinfo token, the actor token.
-    const { callbackUrl, verifier, state } = await authorize('sam', { scope: 'openid' });
-    const own = await client.authorizationCodeGrant(web, callbackUrl, {
-      pkceCodeVerifier: verifier,
-      expectedState: state,
-    });
+    const own = await signIn('sam', { scope: 'openid' });
     const [alice, sam] = [await issuer.userId('alice'), await issuer.userId('sam')];
     const subjectToken = await issuer.subjectToken({ userId: alice, actorId: sam });
     // Bound to sam: without his actor token the subject token is refused (and burnt).
@@ -220,27 +171,9 @@ describe('openid-client', () => {
 
   it('DPoP: a bound token (authorization code and client credentials), refused as a Bearer token', async () => {
     const dpop = client.getDPoPHandle(web, await client.randomDPoPKeyPair('ES256'));
-    const { callbackUrl, verifier, state } = await authorize('alice', {
-      scope: 'openid read:orders',
-      resource: ORDERS,
-    });
-    const tokens = await client.authorizationCodeGrant(
-      web,
-      callbackUrl,
-      { pkceCodeVerifier: verifier, expectedState: state },
-      { resource: ORDERS },
-      { DPoP: dpop },
-    );
+    const tokens = await signIn('alice', { scope: 'openid read:orders', resource: ORDERS }, { DPoP: dpop });
     expect(tokens.token_type).toBe('dpop');
-    const res = await client.fetchProtectedResource(
-      web,
-      tokens.access_token,
-      new URL(`${api.url}/orders`),
-      'GET',
-      undefined,
-      undefined,
-      { DPoP: dpop },
-    );
+    const res = await callOrdersWithProof(web, tokens.access_token, dpop);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ dpop: true });
     expect((await callOrders(api.url, tokens.access_token)).status).toBe(401);
@@ -248,24 +181,12 @@ describe('openid-client', () => {
     const workerDpop = client.getDPoPHandle(worker, await client.randomDPoPKeyPair('ES256'));
     const m2m = await client.clientCredentialsGrant(worker, { resource: ORDERS }, { DPoP: workerDpop });
     expect(m2m.token_type).toBe('dpop');
-    const called = await client.fetchProtectedResource(
-      worker,
-      m2m.access_token,
-      new URL(`${api.url}/orders`),
-      'GET',
-      undefined,
-      undefined,
-      { DPoP: workerDpop },
-    );
+    const called = await callOrdersWithProof(worker, m2m.access_token, workerDpop);
     expect(called.status).toBe(200);
   });
 
   it('introspection and revocation of the userinfo token; JWT resource tokens are not introspectable', async () => {
-    const { callbackUrl, verifier, state } = await authorize('alice', { scope: 'openid profile' });
-    const tokens = await client.authorizationCodeGrant(web, callbackUrl, {
-      pkceCodeVerifier: verifier,
-      expectedState: state,
-    });
+    const tokens = await signIn('alice', { scope: 'openid profile' });
     const alice = await issuer.userId('alice');
     const active = await client.tokenIntrospection(web, tokens.access_token);
     expect(active).toMatchObject({ active: true, sub: alice, client_id: 'oc-web' });

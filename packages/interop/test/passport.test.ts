@@ -19,11 +19,11 @@ import passport from 'passport';
 import OpenIDConnectStrategy from 'passport-openidconnect';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOrdersApi } from './helpers/api.js';
-import { launchChromium, signInOnPage } from './helpers/browser.js';
-import { type Issuer, startIssuer } from './helpers/issuer.js';
-import { type Listening, listen, Teardown } from './helpers/servers.js';
-import { ORDERS, secretFor, seedDocument } from './helpers/world.js';
+import { signInOnPage } from './helpers/browser.js';
+import type { Issuer } from './helpers/issuer.js';
+import { addAppPages, expectMyOrders, startRelyingPartyWorld } from './helpers/relying-party.js';
+import { type Listening, Teardown } from './helpers/servers.js';
+import { ORDERS, secretFor } from './helpers/world.js';
 
 /** What the app keeps of a signed-in user, in its server-side session. */
 interface SignedInUser {
@@ -64,7 +64,6 @@ let issuer: Issuer;
 let api: Listening;
 let rp: Listening;
 let browser: Browser;
-let handler: express.Express | undefined;
 
 function relyingParty(): express.Express {
   const app = express();
@@ -126,52 +125,26 @@ function relyingParty(): express.Express {
       audience: user === undefined ? null : jose.decodeJwt(user.accessToken).aud,
     });
   });
-  app.get('/my-orders', async (req, res) => {
-    const user = req.user as unknown as SignedInUser | undefined;
-    if (user === undefined) {
-      res.status(401).json({ signedIn: false });
-      return;
-    }
-    const answer = await fetch(`${api.url}/orders`, {
-      headers: { authorization: `Bearer ${user.accessToken}` },
-    });
-    res.status(answer.status).json(await answer.json());
-  });
-  app.get('/', (_req, res) => {
-    res.type('text/plain').send('home');
-  });
+  addAppPages(app, api.url, (req) => (req.user as unknown as SignedInUser | undefined)?.accessToken);
   return app;
 }
 
 beforeAll(async () => {
-  try {
-    rp = teardown.add(
-      await listen((req, res) => (handler === undefined ? res.writeHead(503).end() : handler(req, res))),
-      (s) => s.close(),
-    );
-    issuer = teardown.add(
-      await startIssuer({
-        seed: () =>
-          seedDocument([
-            {
-              name: 'Passport app',
-              type: 'Traditional',
-              clientId: 'passport-web',
-              clientSecret: secretFor('passport-web'),
-              tokenEndpointAuthMethod: 'client_secret_post',
-              redirectUris: [`${rp.url}/callback`],
-            },
-          ]),
-      }),
-      (i) => i.close(),
-    );
-    api = teardown.add(await startOrdersApi(issuer.issuer, ORDERS), (s) => s.close());
-    handler = relyingParty();
-    browser = teardown.add(await launchChromium(), (b) => b.close());
-  } catch (err) {
-    await teardown.run();
-    throw err;
-  }
+  await startRelyingPartyWorld(
+    teardown,
+    (rpUrl) => ({
+      name: 'Passport app',
+      type: 'Traditional',
+      clientId: 'passport-web',
+      clientSecret: secretFor('passport-web'),
+      tokenEndpointAuthMethod: 'client_secret_post',
+      redirectUris: [`${rpUrl}/callback`],
+    }),
+    (world) => {
+      ({ rp, issuer, api, browser } = world);
+      return relyingParty();
+    },
+  );
 });
 
 afterAll(() => teardown.run());
@@ -188,13 +161,7 @@ describe('passport-openidconnect', () => {
 
       const alice = await issuer.userId('alice');
       expect(await (await page.goto(`${rp.url}/me`))!.json()).toEqual({ sub: alice, audience: ORDERS });
-      const orders = await page.goto(`${rp.url}/my-orders`);
-      expect(orders!.status()).toBe(200);
-      expect(await orders!.json()).toMatchObject({
-        subject: alice,
-        clientId: 'passport-web',
-        scopes: ['read:orders'],
-      });
+      await expectMyOrders(page, rp.url, alice, 'passport-web');
     } finally {
       await context.close();
     }

@@ -13,12 +13,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import buildGetJwks from 'get-jwks';
 import * as jose from 'jose';
 import * as oauth from 'oauth4webapi';
-import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, signInOnPage } from './helpers/browser.js';
+import { launchChromium } from './helpers/browser.js';
 import { type Issuer, startIssuer } from './helpers/issuer.js';
-import { type Listening, listen, Teardown } from './helpers/servers.js';
-import { BILLING, ORDERS, secretFor, seedDocument } from './helpers/world.js';
+import { discover, signInWithCode } from './helpers/openid-client.js';
+import { type Listening, listen, listenCallback, Teardown } from './helpers/servers.js';
+import { BILLING, ORDERS, secretFor, seedDocument, webAndWorker } from './helpers/world.js';
 
 const teardown = new Teardown();
 let issuer: Issuer;
@@ -96,29 +96,10 @@ async function call(
 
 beforeAll(async () => {
   try {
-    callback = teardown.add(
-      await listen((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('back')),
-      (s) => s.close(),
-    );
+    callback = teardown.add(await listenCallback(), (s) => s.close());
     issuer = teardown.add(
       await startIssuer({
-        seed: () =>
-          seedDocument([
-            {
-              name: 'resource-server web',
-              type: 'Traditional',
-              clientId: 'rs-web',
-              clientSecret: secretFor('rs-web'),
-              redirectUris: [`${callback.url}/callback`],
-            },
-            {
-              name: 'resource-server worker',
-              type: 'MachineToMachine',
-              clientId: 'rs-worker',
-              clientSecret: secretFor('rs-worker'),
-              roles: ['orders-service'],
-            },
-          ]),
+        seed: () => seedDocument(webAndWorker('rs', 'resource-server', `${callback.url}/callback`)),
       }),
       (i) => i.close(),
     );
@@ -127,30 +108,13 @@ beforeAll(async () => {
     // A user's token and ID token: authorization code + PKCE through the sign-in page (openid-client).
     const browser = await launchChromium();
     try {
-      const config = await client.discovery(
-        new URL(issuer.issuer),
-        'rs-web',
-        undefined,
-        client.ClientSecretBasic(secretFor('rs-web')),
-        { execute: [client.allowInsecureRequests] },
-      );
-      const verifier = client.randomPKCECodeVerifier();
-      const url = client.buildAuthorizationUrl(config, {
-        redirect_uri: `${callback.url}/callback`,
-        scope: 'openid read:orders',
-        resource: ORDERS,
-        code_challenge: await client.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
+      const config = await discover(issuer.issuer, 'rs-web');
+      const signedIn = await signInWithCode(browser, config, {
+        issuerBase: issuer.baseUrl,
+        redirectUri: `${callback.url}/callback`,
+        username: 'alice',
+        parameters: { scope: 'openid read:orders', resource: ORDERS },
       });
-      const page = await browser.newPage();
-      await page.goto(url.href);
-      await signInOnPage(page, issuer.baseUrl, 'alice', `${callback.url}/callback`);
-      const signedIn = await client.authorizationCodeGrant(
-        config,
-        new URL(page.url()),
-        { pkceCodeVerifier: verifier },
-        { resource: ORDERS },
-      );
       tokens.user = signedIn.access_token;
       tokens.idToken = signedIn.id_token!;
     } finally {

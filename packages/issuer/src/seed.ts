@@ -16,7 +16,8 @@ import {
   verifySecret,
 } from './internal/secrets.js';
 import type { ResolvedConfig } from './issuer-config.js';
-import { checkShape, impersonationTtl } from './management/applications.js';
+import { impersonationTtl } from './management/application-schemas.js';
+import { checkShape } from './management/applications.js';
 import {
   clientId,
   customData,

@@ -3,11 +3,25 @@
  * file in a temporary directory, then started with `gatehouse-issuer start` on a free loopback port,
  * with fixed administrator credentials and the limits the suite needs. The seed document is built from
  * the issuer's base URL, so it can name the loopback servers' redirect URIs chosen before.
+ *
+ * The processes, the build of `dist/` and the Management API calls are the issuer's own test helpers
+ * (not published, so imported by relative path, as the console's tests do).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CliProcess, ensureBuilt, freePort, runCli, startCli } from './cli.js';
+import {
+  ensureBuilt,
+  type Instance,
+  runCliProcess,
+  startInstance,
+  stopInstance,
+} from '../../../issuer/test/helpers/instances.js';
+import {
+  adminToken as administratorToken,
+  freePort,
+  api as managementApi,
+} from '../../../issuer/test/helpers/issuer.js';
 
 /** Every seeded user's password. */
 export const PASSWORD = 'correct horse battery staple';
@@ -64,41 +78,23 @@ export async function startIssuer(options: IssuerOptions): Promise<Issuer> {
     GATEHOUSE_RATE_LIMITS_TOKEN_PER_CLIENT: '100000',
     GATEHOUSE_RATE_LIMITS_TOKEN_PER_ADDRESS: '100000',
     GATEHOUSE_CONSOLE_ENABLED: 'false',
+    GATEHOUSE_LOG_LEVEL: 'warn',
     ...options.env,
   };
-  let cli: CliProcess;
+  let instance: Instance;
   try {
     const file = join(dir, 'seed.json');
     writeFileSync(file, JSON.stringify(options.seed(baseUrl)));
-    await runCli(['seed', file], env);
-    cli = await startCli(baseUrl, port, env);
+    await runCliProcess(['seed', file], env);
+    instance = await startInstance('issuer', baseUrl, env, port);
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
-  const adminToken = async () => {
-    const res = await fetch(`${baseUrl}/oidc/token`, {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`${admin.clientId}:${admin.clientSecret}`).toString('base64')}`,
-      },
-      body: new URLSearchParams({ grant_type: 'client_credentials', resource: `${baseUrl}/api` }),
-    });
-    const body = (await res.json()) as Record<string, unknown>;
-    if (res.status !== 200) throw new Error(`administrator token: ${res.status} ${body.error}`);
-    return String(body.access_token);
-  };
+  const adminToken = () => administratorToken({ baseUrl, admin });
   const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${baseUrl}/api${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${await adminToken()}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text.length > 0 ? JSON.parse(text) : undefined };
+    const res = await managementApi({ baseUrl }, await adminToken(), method, path, body);
+    return { status: res.status, body: res.body };
   };
   return {
     baseUrl,
@@ -120,9 +116,9 @@ export async function startIssuer(options: IssuerOptions): Promise<Issuer> {
       if (res.status !== 201) throw new Error(`subject token: ${res.status} ${JSON.stringify(res.body)}`);
       return String(res.body.subjectToken);
     },
-    stderr: () => cli.stderr(),
+    stderr: () => instance.stderr(),
     async close() {
-      await cli.stop();
+      await stopInstance(instance);
       rmSync(dir, { recursive: true, force: true });
     },
   };

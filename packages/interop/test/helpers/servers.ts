@@ -31,6 +31,14 @@ export async function listen(handler: RequestListener, port = 0): Promise<Listen
   };
 }
 
+/**
+ * A redirect target on loopback that answers every request `200 back` (text/plain): where the browser
+ * lands after sign-in, its URL carrying the authorization response.
+ */
+export function listenCallback(): Promise<Listening> {
+  return listen((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('back'));
+}
+
 /** What a test file started, stopped in reverse order by `run()` (each step even if another failed). */
 export class Teardown {
   readonly #steps: (() => unknown)[] = [];

@@ -56,3 +56,33 @@ export function seedDocument(applications: readonly SeedApplication[]): Record<s
 export function secretFor(name: string): string {
   return `${name}-secret-`.padEnd(44, 'x');
 }
+
+/**
+ * The two applications a client library's file seeds: `{prefix}-web`, a confidential web application
+ * redirecting to `redirectUri` (with `web`'s further settings), and `{prefix}-worker`, a
+ * machine-to-machine application holding the orders-service role. `label` starts their names.
+ */
+export function webAndWorker(
+  prefix: string,
+  label: string,
+  redirectUri: string,
+  web: Partial<SeedApplication> = {},
+): [SeedApplication, SeedApplication] {
+  return [
+    {
+      name: `${label} web`,
+      type: 'Traditional',
+      clientId: `${prefix}-web`,
+      clientSecret: secretFor(`${prefix}-web`),
+      redirectUris: [redirectUri],
+      ...web,
+    },
+    {
+      name: `${label} worker`,
+      type: 'MachineToMachine',
+      clientId: `${prefix}-worker`,
+      clientSecret: secretFor(`${prefix}-worker`),
+      roles: ['orders-service'],
+    },
+  ];
+}

@@ -2,7 +2,8 @@
  * What every Management API schema is built from: the field primitives (ids, names, URIs, scope
  * names, custom data), the two registries the OpenAPI document is generated from, page and list
  * envelopes, and the few schemas several resources share (error, role, scope, role assignment). Each
- * resource's own request and response schemas sit next to its routes (`users.ts`, `applications.ts` …).
+ * resource's own request and response schemas sit next to its routes (`users.ts`, `roles.ts` …), or
+ * in a file beside them where the routes fill one (`application-schemas.ts`).
  * Objects are strict: an unknown field (`id`, `createdAt`, `isAdmin` …) is a 400, so a body can never
  * set what the server owns (catalogue B43).
  *

@@ -6,11 +6,10 @@
  *
  * @module
  */
+import type { AuditEventRecord, AuditEventType } from './audit-records.js';
 import type {
   ApplicationRecord,
   ApplicationType,
-  AuditEventRecord,
-  AuditEventType,
   ClientAuthMethod,
   PersonalAccessTokenRecord,
   ResourceRecord,

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { MANAGEMENT_EVENT_TYPES } from './records.js';
+import { MANAGEMENT_EVENT_TYPES } from './audit-records.js';
 import { num, numOrNull, parse, type Row, strOrNull } from './rows.js';
 
 /**

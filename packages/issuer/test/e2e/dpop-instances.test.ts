@@ -7,34 +7,20 @@
  * - D28: server nonces handed out by one instance are accepted by the other (one secret, generated on
  *   the first start and kept in the database), and a client retries once on `use_dpop_nonce`.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/storage/open.js';
-import type { Store } from '../../src/storage/store.js';
-import { type LoadBalancer, startLoadBalancer } from '../helpers/balancer.js';
+import type { LoadBalancer } from '../helpers/balancer.js';
 import { dpopClient, dpopKey, manualKey, manualProof, postWithProof } from '../helpers/dpop.js';
-import { freshPostgresUrl } from '../helpers/drivers.js';
 import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE } from '../helpers/exchange.js';
-import {
-  ensureBuilt,
-  type Instance,
-  runCliProcess,
-  startInstance,
-  stopInstance,
-} from '../helpers/instances.js';
-import { freePort } from '../helpers/issuer.js';
+import { ORDERS } from '../helpers/fixtures.js';
+import { type InstancePair, startPair } from '../helpers/instance-pair.js';
+import type { Instance } from '../helpers/instances.js';
 import { payloadOf } from '../helpers/jwt.js';
 
-const ORDERS = 'https://orders.example.com';
 const ADMIN = { clientId: 'dpop-admin', clientSecret: 'd'.repeat(40) };
 const CONSOLE = { clientId: 'console', clientSecret: 'console-secret-0123456789abcdefghijklmno' };
 const WORKER = { clientId: 'worker', clientSecret: 'worker-secret-0123456789abcdefghijklmnopqrs' };
 
-let dir: string;
-let store: Store;
 let a: Instance;
 let b: Instance;
 let lb: LoadBalancer<Instance>;
@@ -77,65 +63,22 @@ async function nonceFrom(instance: Instance): Promise<string> {
   }
 }
 
+let pair: InstancePair | undefined;
+
 beforeAll(async () => {
-  ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'gatehouse-dpop-'));
-  const database = await freshPostgresUrl();
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const env = {
-    DATABASE_URL: database,
-    GATEHOUSE_ADMIN_CLIENT_ID: ADMIN.clientId,
-    GATEHOUSE_ADMIN_CLIENT_SECRET: ADMIN.clientSecret,
-    GATEHOUSE_DPOP_REQUIRE_NONCE: 'true',
-  };
-  const [first, second] = await Promise.allSettled([
-    startInstance('A', baseUrl, env),
-    startInstance('B', baseUrl, env),
-  ]);
-  if (first.status === 'fulfilled') a = first.value;
-  if (second.status === 'fulfilled') b = second.value;
-  for (const outcome of [first, second]) if (outcome.status === 'rejected') throw outcome.reason;
-  writeFileSync(
-    join(dir, 'seed.json'),
-    JSON.stringify({
-      resources: [{ name: 'Orders', indicator: ORDERS, scopes: ['read:orders'] }],
-      roles: [
-        { name: 'reader', type: 'User', scopes: [{ resource: ORDERS, scope: 'read:orders' }] },
-        { name: 'service', type: 'MachineToMachine', scopes: [{ resource: ORDERS, scope: 'read:orders' }] },
-      ],
-      users: [{ username: 'alice', password: 'correct horse battery staple', roles: ['reader'] }],
-      applications: [
-        {
-          name: 'Console',
-          type: 'Traditional',
-          clientId: CONSOLE.clientId,
-          clientSecret: CONSOLE.clientSecret,
-          redirectUris: ['http://127.0.0.1:8976/callback'],
-          tokenExchangeEnabled: true,
-        },
-        {
-          name: 'Worker',
-          type: 'MachineToMachine',
-          clientId: WORKER.clientId,
-          clientSecret: WORKER.clientSecret,
-          roles: ['service'],
-        },
-      ],
-    }),
-  );
-  await runCliProcess(['seed', join(dir, 'seed.json'), '--base-url', baseUrl], env);
-  lb = await startLoadBalancer(port, [a, b]);
-  store = openStore(database);
-  aliceId = (await store.users.findByLogin('alice'))!.id;
+  pair = await startPair({
+    name: 'dpop',
+    env: {
+      GATEHOUSE_ADMIN_CLIENT_ID: ADMIN.clientId,
+      GATEHOUSE_ADMIN_CLIENT_SECRET: ADMIN.clientSecret,
+      GATEHOUSE_DPOP_REQUIRE_NONCE: 'true',
+    },
+    apps: { web: { name: 'Console', ...CONSOLE }, worker: WORKER },
+  });
+  ({ a, b, lb, aliceId } = pair);
 }, 180_000);
 
-afterAll(async () => {
-  await lb?.close();
-  await Promise.all([a, b].filter(Boolean).map((instance) => stopInstance(instance)));
-  await store?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => pair?.close());
 
 describe('DPoP on two issuer instances sharing one PostgreSQL database', () => {
   it('D28: a nonce from one instance is accepted by the other; the client retries once on use_dpop_nonce', async () => {

@@ -9,36 +9,28 @@
  * - a key rotated through A signs tokens that B's JWKS serves at once, and B signs with it soon after;
  * - killing A (SIGKILL) in the middle of a load loses nothing A had committed, and B keeps serving.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createVerifier } from '@gatehouse/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/internal/secrets.js';
 import { MIGRATIONS } from '../../src/storage/migrations/index.js';
-import { openStore } from '../../src/storage/open.js';
 import type { Store } from '../../src/storage/store.js';
 import { Agent, authorizeUrl, codeOf, pkce, signIn, tokenRequest } from '../helpers/agent.js';
-import { type LoadBalancer, startLoadBalancer } from '../helpers/balancer.js';
-import { freshPostgresUrl } from '../helpers/drivers.js';
-import { ACCESS_TOKEN_TYPE, PAT_TOKEN_TYPE, TOKEN_EXCHANGE } from '../helpers/exchange.js';
+import type { LoadBalancer } from '../helpers/balancer.js';
+import { PAT_TOKEN_TYPE, TOKEN_EXCHANGE } from '../helpers/exchange.js';
+import { ORDERS, PASSWORD, REDIRECT } from '../helpers/fixtures.js';
+import { type InstancePair, startPair } from '../helpers/instance-pair.js';
 import {
-  ensureBuilt,
-  type Instance,
-  runCliProcess,
-  startInstance,
-  stopInstance,
-} from '../helpers/instances.js';
-import { freePort } from '../helpers/issuer.js';
+  exchangeSubjectToken,
+  LOAD_RATE_LIMITS,
+  mintSubjectToken,
+  workerToken,
+} from '../helpers/instance-world.js';
+import type { Instance } from '../helpers/instances.js';
 
-const ORDERS = 'https://orders.example.com';
-const REDIRECT = 'http://127.0.0.1:8976/callback';
-const PASSWORD = 'correct horse battery staple';
 const ADMIN = { clientId: 'lb-admin', clientSecret: 'l'.repeat(40) };
 const WEB = { clientId: 'web-app', clientSecret: 'web-secret-0123456789abcdefghijklmnopqrstuv' };
 const WORKER = { clientId: 'worker', clientSecret: 'worker-secret-0123456789abcdefghijklmnopqrs' };
 
-let dir: string;
 let store: Store;
 let a: Instance;
 let b: Instance;
@@ -54,98 +46,30 @@ async function adminTokenAt(url: string): Promise<string> {
   return res.body.access_token;
 }
 
-async function mintAt(url: string, admin: string): Promise<Response> {
-  return fetch(`${url}/api/subject-tokens`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ userId: aliceId }),
-  });
-}
+const mintAt = (url: string, admin: string) => mintSubjectToken(url, admin, aliceId);
+const exchangeAt = (url: string, subjectToken: string) => exchangeSubjectToken(url, subjectToken, WEB);
+const workerTokenAt = (url: string) => workerToken(url, WORKER);
 
-const exchangeAt = (url: string, subjectToken: string) =>
-  tokenRequest(
-    url,
-    {
-      grant_type: TOKEN_EXCHANGE,
-      subject_token: subjectToken,
-      subject_token_type: ACCESS_TOKEN_TYPE,
-      resource: ORDERS,
-    },
-    WEB,
-  );
-
-const workerTokenAt = (url: string) =>
-  tokenRequest(url, { grant_type: 'client_credentials', resource: ORDERS, scope: 'read:orders' }, WORKER);
+let pair: InstancePair | undefined;
 
 beforeAll(async () => {
-  ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'gatehouse-multi-'));
-  const database = await freshPostgresUrl();
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const env = {
-    DATABASE_URL: database,
-    GATEHOUSE_ADMIN_CLIENT_ID: ADMIN.clientId,
-    GATEHOUSE_ADMIN_CLIENT_SECRET: ADMIN.clientSecret,
-    // The load below sends thousands of token requests of one client from one address in a minute:
-    // the limits it needs, not the defaults (which a fast machine reached: 429s at B).
-    GATEHOUSE_RATE_LIMITS_TOKEN_PER_CLIENT: '1000000',
-    GATEHOUSE_RATE_LIMITS_TOKEN_PER_ADDRESS: '1000000',
-    GATEHOUSE_RATE_LIMITS_MANAGEMENT_PER_CLIENT: '1000000',
-  };
   // On an empty database, at the same moment: both instances and a `migrate` process.
-  const [migrated, first, second] = await Promise.allSettled([
-    runCliProcess(['migrate'], env),
-    startInstance('A', baseUrl, env),
-    startInstance('B', baseUrl, env),
-  ]);
-  if (first.status === 'fulfilled') a = first.value;
-  if (second.status === 'fulfilled') b = second.value;
-  for (const outcome of [migrated, first, second]) if (outcome.status === 'rejected') throw outcome.reason;
-  expect(JSON.parse((migrated as PromiseFulfilledResult<string>).value).current).toBe(
-    MIGRATIONS.at(-1)!.version,
-  );
-  // `seed` is a process of its own too, as an operator would run it.
-  writeFileSync(
-    join(dir, 'seed.json'),
-    JSON.stringify({
-      resources: [{ name: 'Orders', indicator: ORDERS, scopes: ['read:orders'] }],
-      roles: [
-        { name: 'reader', type: 'User', scopes: [{ resource: ORDERS, scope: 'read:orders' }] },
-        { name: 'service', type: 'MachineToMachine', scopes: [{ resource: ORDERS, scope: 'read:orders' }] },
-      ],
-      users: [{ username: 'alice', password: PASSWORD, roles: ['reader'] }],
-      applications: [
-        {
-          name: 'Web',
-          type: 'Traditional',
-          clientId: WEB.clientId,
-          clientSecret: WEB.clientSecret,
-          redirectUris: [REDIRECT],
-          tokenExchangeEnabled: true,
-        },
-        {
-          name: 'Worker',
-          type: 'MachineToMachine',
-          clientId: WORKER.clientId,
-          clientSecret: WORKER.clientSecret,
-          roles: ['service'],
-        },
-      ],
-    }),
-  );
-  await runCliProcess(['seed', join(dir, 'seed.json'), '--base-url', baseUrl], env);
-  lb = await startLoadBalancer(port, [a, b]);
-  store = openStore(database);
-  aliceId = (await store.users.findByLogin('alice'))!.id;
+  pair = await startPair({
+    name: 'multi',
+    env: {
+      GATEHOUSE_ADMIN_CLIENT_ID: ADMIN.clientId,
+      GATEHOUSE_ADMIN_CLIENT_SECRET: ADMIN.clientSecret,
+      // The load below sends thousands of token requests of one client from one address in a minute.
+      ...LOAD_RATE_LIMITS,
+    },
+    apps: { web: WEB, worker: WORKER },
+    migrate: true,
+  });
+  ({ a, b, lb, store, aliceId } = pair);
+  expect(JSON.parse(pair.migrated!).current).toBe(MIGRATIONS.at(-1)!.version);
 }, 180_000);
 
-afterAll(async () => {
-  await lb?.close();
-  await Promise.all([a, b].filter(Boolean).map((instance) => stopInstance(instance)));
-  await store?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => pair?.close());
 
 describe('two issuer instances on one PostgreSQL database', () => {
   it('started together on an empty database, they made one administrator and one key, and serve one JWKS', async () => {

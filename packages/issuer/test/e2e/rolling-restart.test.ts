@@ -9,25 +9,32 @@
  * that was answered has its `token_exchange.succeeded` audit event (and there is no other). HAProxy
  * and the instances are stopped pass or fail; PostgreSQL is the suite's throwaway cluster.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenRequest } from '../helpers/agent.js';
 import { freshPostgresUrl } from '../helpers/drivers.js';
-import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE } from '../helpers/exchange.js';
+import { ORDERS } from '../helpers/fixtures.js';
 import { type Haproxy, haproxyBinary, startHaproxy } from '../helpers/haproxy.js';
+import {
+  exchangeSubjectToken,
+  LOAD_RATE_LIMITS,
+  mintSubjectToken,
+  seedWorld,
+  workerToken,
+} from '../helpers/instance-world.js';
 import {
   ensureBuilt,
   type Instance,
   runCliProcess,
   startInstance,
+  startTogether,
   stopInstance,
 } from '../helpers/instances.js';
 import { freePort } from '../helpers/issuer.js';
 
-const ORDERS = 'https://orders.example.com';
 const ADMIN = { clientId: 'rr-admin', clientSecret: 'r'.repeat(40) };
 const WEB = { clientId: 'rr-web', clientSecret: 'rr-web-secret-0123456789abcdefghijklmnopqr' };
 const WORKER = { clientId: 'rr-worker', clientSecret: 'rr-worker-secret-0123456789abcdefghijklmn' };
@@ -68,46 +75,12 @@ beforeAll(async () => {
     GATEHOUSE_LOG_LEVEL: 'info',
     GATEHOUSE_SHUTDOWN_DRAIN_DELAY: String(DRAIN_DELAY),
     GATEHOUSE_SHUTDOWN_DRAIN_TIMEOUT: '20',
-    // The load sends thousands of requests of one client from one address in a minute: the limits it
-    // needs, not the defaults.
-    GATEHOUSE_RATE_LIMITS_TOKEN_PER_CLIENT: '1000000',
-    GATEHOUSE_RATE_LIMITS_TOKEN_PER_ADDRESS: '1000000',
-    GATEHOUSE_RATE_LIMITS_MANAGEMENT_PER_CLIENT: '1000000',
+    // The load sends thousands of requests of one client from one address in a minute.
+    ...LOAD_RATE_LIMITS,
   };
   await runCliProcess(['migrate'], env);
-  writeFileSync(
-    join(dir, 'seed.json'),
-    JSON.stringify({
-      resources: [{ name: 'Orders', indicator: ORDERS, scopes: ['read:orders'] }],
-      roles: [
-        { name: 'reader', type: 'User', scopes: [{ resource: ORDERS, scope: 'read:orders' }] },
-        { name: 'service', type: 'MachineToMachine', scopes: [{ resource: ORDERS, scope: 'read:orders' }] },
-      ],
-      users: [{ username: 'alice', password: 'correct horse battery staple', roles: ['reader'] }],
-      applications: [
-        {
-          name: 'Web',
-          type: 'Traditional',
-          clientId: WEB.clientId,
-          clientSecret: WEB.clientSecret,
-          redirectUris: ['http://127.0.0.1:8976/callback'],
-          tokenExchangeEnabled: true,
-        },
-        {
-          name: 'Worker',
-          type: 'MachineToMachine',
-          clientId: WORKER.clientId,
-          clientSecret: WORKER.clientSecret,
-          roles: ['service'],
-        },
-      ],
-    }),
-  );
-  await runCliProcess(['seed', join(dir, 'seed.json'), '--base-url', baseUrl], env);
-  const [a, b] = await Promise.allSettled([start('A'), start('B')]);
-  if (a.status === 'fulfilled') running.A = a.value;
-  if (b.status === 'fulfilled') running.B = b.value;
-  for (const outcome of [a, b]) if (outcome.status === 'rejected') throw outcome.reason;
+  await seedWorld(dir, baseUrl, env, { web: WEB, worker: WORKER });
+  [running.A, running.B] = await startTogether([start('A'), start('B')]);
   lb = await startHaproxy(
     dir,
     [
@@ -152,36 +125,19 @@ function startLoad(adminToken: string, aliceId: string) {
 
   const clientCredentials = async () => {
     requests += 1;
-    const res = await tokenRequest(
-      baseUrl,
-      { grant_type: 'client_credentials', resource: ORDERS, scope: 'read:orders' },
-      WORKER,
-    );
+    const res = await workerToken(baseUrl, WORKER);
     if (res.status === 200 && typeof res.body.access_token === 'string') counts.clientCredentials += 1;
     else fail('client_credentials', res.status, res.body.error);
   };
   const exchange = async () => {
     requests += 2;
-    const minted = await fetch(`${baseUrl}/api/subject-tokens`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ userId: aliceId }),
-    });
+    const minted = await mintSubjectToken(baseUrl, adminToken, aliceId);
     const body = (await minted.json()) as { subjectToken?: string; code?: string };
     if (minted.status !== 201 || body.subjectToken === undefined) {
       fail('POST /api/subject-tokens', minted.status, body.code);
       return;
     }
-    const res = await tokenRequest(
-      baseUrl,
-      {
-        grant_type: TOKEN_EXCHANGE,
-        subject_token: body.subjectToken,
-        subject_token_type: ACCESS_TOKEN_TYPE,
-        resource: ORDERS,
-      },
-      WEB,
-    );
+    const res = await exchangeSubjectToken(baseUrl, body.subjectToken, WEB);
     if (res.status === 200 && typeof res.body.access_token === 'string') {
       exchanged.push(jtiOf(res.body.access_token));
       counts.exchanges += 1;

@@ -134,3 +134,21 @@ export async function stopInstance(instance: Instance): Promise<void> {
   await instance.exited;
   clearTimeout(timer);
 }
+
+/**
+ * Start instances together; resolves to them once all are healthy. When one fails to start, those
+ * that did are stopped before the first failure is thrown, so a test's `afterAll` has nothing left.
+ *
+ * @example
+ * ```ts
+ * const [a, b] = await startTogether([startInstance('A', baseUrl, env), startInstance('B', baseUrl, env)]);
+ * ```
+ */
+export async function startTogether(starts: readonly Promise<Instance>[]): Promise<Instance[]> {
+  const outcomes = await Promise.allSettled(starts);
+  const started = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failed === undefined) return started;
+  await Promise.all(started.map((instance) => stopInstance(instance)));
+  throw failed.reason;
+}

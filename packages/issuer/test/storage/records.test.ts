@@ -1,8 +1,8 @@
 /**
- * The event-type lists of storage/records.ts (and the webhook list built on them): each names a type
- * once, since a list with a repeat would offer it twice to `z.enum`, the console and the reference docs,
- * and every type a webhook can subscribe to is an audit event type, since deliveries are queued from
- * audit events.
+ * The type lists of storage/records.ts and storage/audit-records.ts (and the webhook list built on
+ * them): each names a type once, since a list with a repeat would offer it twice to `z.enum`, the
+ * console and the reference docs, and every type a webhook can subscribe to is an audit event type,
+ * since deliveries are queued from audit events.
  */
 import { describe, expect, it } from 'vitest';
 import {

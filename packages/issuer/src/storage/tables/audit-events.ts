@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { AuditEventFilter, AuditEventRecord, NewAuditEvent, Page, PageRequest } from '../records.js';
+import type { AuditEventFilter, AuditEventRecord, NewAuditEvent } from '../audit-records.js';
+import type { Page, PageRequest } from '../records.js';
 
 /** The audit trail of impersonation. */
 export interface AuditEventStore {

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { NewAuditEvent, SigningKeyRecord } from '../records.js';
+import type { NewAuditEvent } from '../audit-records.js';
+import type { SigningKeyRecord } from '../records.js';
 
 /** Signing keys. */
 export interface SigningKeyStore {

@@ -5,11 +5,11 @@
  *
  * @module
  */
+import type { NewAuditEvent } from '../audit-records.js';
 import type {
   EndedImpersonations,
   ImpersonationSelector,
   ImpersonationTokenRecord,
-  NewAuditEvent,
   NewImpersonationToken,
   NewPersonalAccessToken,
   NewSubjectToken,

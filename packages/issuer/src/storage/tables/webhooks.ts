@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { NewAuditEvent, Page, PageRequest } from '../records.js';
+import type { NewAuditEvent } from '../audit-records.js';
+import type { Page, PageRequest } from '../records.js';
 import type {
   NewWebhookEndpoint,
   WebhookDeliveryRecord,
