@@ -5,10 +5,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { createTestIssuer, type IssuerServer } from '@gatehouse/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { freePort } from '../../../test/support/ports.js';
 import { buildWorker } from '../scripts/build.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -17,14 +18,6 @@ let issuerServer: IssuerServer;
 let workerd: ChildProcess;
 let base: string;
 let output = '';
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const accepts = (port: number) =>
   new Promise<boolean>((resolve) => {

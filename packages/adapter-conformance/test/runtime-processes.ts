@@ -6,11 +6,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
+import { freePort } from '../../../test/support/ports.js';
 import type { ServeConfig } from '../src/runtimes/serve-config.js';
 
 const PACKAGE = join(import.meta.dirname, '..');
@@ -128,14 +128,6 @@ export async function startDeno(config: ServeConfig): Promise<RuntimeProcess> {
     { DENO_NO_UPDATE_CHECK: '1' },
     () => rm(dir, { recursive: true, force: true }),
   );
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const capnpString = (text: string) => JSON.stringify(text);

@@ -1,26 +1,12 @@
-/**
- * docs/core.md "Opaque tokens and revocation" and docs/issuer.md "Introspection and revocation for API
- * teams": a real reference issuer issuing opaque resource tokens, an API introspecting them, and a
- * revocation refused at the next request in `always` mode. The samples are the code below, line for
- * line (docs-samples.test.ts checks it).
- */
-import { createServer } from 'node:net';
 import { createVerifier, isAuthError } from '@gatehouse/core';
 import { createIssuer, type Issuer } from '@gatehouse/issuer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../../test/support/ports.js';
 
 const ORDERS = 'https://api.example.com/orders';
 const PAYMENTS = 'https://api.example.com/payments';
 const WORKER_SECRET = 'worker-secret-0123456789abcdefghijklmnopqrs';
 const API_SECRET = 'orders-api-secret-0123456789abcdefghijklmn';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 let issuerServer: Issuer;
 let baseUrl: string;

@@ -4,7 +4,6 @@
  * impersonation tokens and fake clocks. (Section 11, Node's test runner, is orders.node-test.mjs.)
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createVerifier } from '@gatehouse/core';
 import { requireAuth, requireScope } from '@gatehouse/express';
@@ -15,6 +14,7 @@ import Fastify from 'fastify';
 import { setupServer } from 'msw/node';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { freePort } from '../../../../test/support/ports.js';
 import { createApp } from '../../../express-api/src/app.ts';
 
 const issuer = await createTestIssuer(); // fresh ES256 key; iss https://issuer.gatehouse.test/oidc
@@ -151,16 +151,6 @@ describe('9. Without msw: issuer.fetch', () => {
       .expect(200, { sub: 'user-1' });
   });
 });
-
-/** A free loopback port. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describe('10. Another process: issuer.listen()', () => {
   it('serves discovery and the JWKS to an API in another process (examples/express-api)', async () => {

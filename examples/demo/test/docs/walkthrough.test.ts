@@ -10,23 +10,14 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createVerifier, isAuthError } from '@gatehouse/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../../test/support/ports.js';
 
 const SCRIPT = join(import.meta.dirname, 'walkthrough/walkthrough.sh');
 const CLI = join(import.meta.dirname, '../../../../packages/issuer/dist/cli.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createNetServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 let issuerPort: number;
 /** Process group of the running script (its issuer included). */

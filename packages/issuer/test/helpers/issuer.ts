@@ -4,9 +4,12 @@
  * bootstrap administrator's credentials.
  */
 import { Writable } from 'node:stream';
+import { freePort } from '../../../../test/support/ports.js';
 import { createIssuer, type Issuer, type IssuerConfig } from '../../src/index.js';
 import { type LoadBalancer, startLoadBalancer } from './balancer.js';
 import { type Driver, freshDatabase } from './drivers.js';
+
+export { freePort } from '../../../../test/support/ports.js';
 
 /** Collects every JSON log line written by the issuer. */
 export class LogCapture extends Writable {
@@ -39,19 +42,6 @@ export interface TestIssuer {
    */
   converge(): Promise<void>;
   close(): Promise<void>;
-}
-
-/** Pick a free loopback port by binding to 0 first. */
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -11,9 +11,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { freePort } from '../../../../test/support/ports.js';
 
 /** A running (or stopped, then restartable) server. */
 export interface RedisServer {
@@ -52,17 +53,6 @@ export function findRedisServer(): string | undefined {
     if (dir !== '' && existsSync(join(dir, 'redis-server'))) return join(dir, 'redis-server');
   }
   return undefined;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** One raw `PING` over TCP: resolves `true` on `+PONG`, `false` on any error or after 500 ms. */
