@@ -6,12 +6,13 @@
  * @module
  */
 import { z } from 'zod';
-import { AUDIT_EVENT_TYPES, type AuditEventRecord } from '../storage/store.js';
+import { AUDIT_EVENT_TYPES } from '../storage/store.js';
+import type { StoredAuditEvent } from '../storage/tables/audit-events.js';
 import { id, isoInput, isoTime, page, pageQuery, type SharedSchemas } from './primitives.js';
 import { defineRoute, iso, type ManagementDeps, type RouteDef } from './router.js';
 
 /** API view of an audit event. */
-export function presentAuditEvent(event: AuditEventRecord) {
+export function presentAuditEvent(event: StoredAuditEvent) {
   return {
     id: event.id,
     type: event.type,
@@ -21,6 +22,7 @@ export function presentAuditEvent(event: AuditEventRecord) {
     actorId: event.actorId,
     reason: event.reason,
     details: event.details,
+    traceId: event.traceId,
   };
 }
 
@@ -46,6 +48,10 @@ export function buildAuditSchemas(shared: SharedSchemas) {
       actorId: z.string().nullable(),
       reason: z.string().nullable(),
       details: z.record(z.string(), z.unknown()),
+      traceId: z.string().nullable().meta({
+        description:
+          'The W3C trace id of the request that recorded the event, when it was traced (OpenTelemetry); its log line carries the same trace_id',
+      }),
     })
     .register(shared.responses, { id: 'AuditEvent' });
   return {

@@ -9,7 +9,6 @@
 import type {
   ApplicationRecord,
   ApplicationType,
-  AuditEventRecord,
   AuditEventType,
   ClientAuthMethod,
   PersonalAccessTokenRecord,
@@ -22,6 +21,7 @@ import type {
   SubjectTokenRecord,
   UserRecord,
 } from './records.js';
+import type { StoredAuditEvent } from './tables/audit-events.js';
 
 /**
  * A result row, column name to value, as either driver returns it.
@@ -359,7 +359,7 @@ export function toPersonalAccessToken(row: Row): PersonalAccessTokenRecord {
  * toAuditEvent(row).details; // { resource: 'https://orders.example.com' }
  * ```
  */
-export function toAuditEvent(row: Row): AuditEventRecord {
+export function toAuditEvent(row: Row): StoredAuditEvent {
   return {
     id: String(row.id),
     type: String(row.type) as AuditEventType,
@@ -369,5 +369,6 @@ export function toAuditEvent(row: Row): AuditEventRecord {
     actorId: strOrNull(row.actor_id),
     reason: strOrNull(row.reason),
     details: parse(row.details),
+    traceId: strOrNull(row.trace_id),
   };
 }
