@@ -24,7 +24,7 @@ import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import instance from 'oidc-provider/lib/helpers/weak_cache.js';
 import { setRequestAttribute, setRoute } from './http.js';
 import { TRACING_NAMES } from './names.js';
-import { inChildSpan, recordingParent } from './tracer.js';
+import { activeTracer, inChildSpan, recordingParent } from './tracer.js';
 
 const S = TRACING_NAMES.spans;
 const A = TRACING_NAMES.attributes;
@@ -63,6 +63,7 @@ function endAuthentication(ctx: object): void {
  */
 export function traceProvider(provider: Provider, mountPath: string): void {
   provider.use(async (ctx, next) => {
+    if (activeTracer() === undefined) return next();
     try {
       await next();
     } finally {
@@ -93,6 +94,7 @@ export function traceProvider(provider: Provider, mountPath: string): void {
   const Client = provider.Client as unknown as { find: (id: string) => Promise<unknown> };
   const find = Client.find.bind(Client);
   Client.find = (id: string) => {
+    if (activeTracer() === undefined) return find(id);
     const ctx = Provider.ctx;
     if (ctx?.oidc?.route !== 'token' || authenticating.has(ctx))
       return inChildSpan(S.clientLookup, {}, () => find(id));
