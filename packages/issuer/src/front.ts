@@ -142,11 +142,11 @@ export function createFrontHandler(deps: FrontDeps): RequestHandler {
       return;
     }
     const path = url.pathname;
-    const traced = startRequestSpan(req, res, {
+    const traced = startRequestSpan(req, res, () => ({
       path: logPath(path),
       scheme: url.protocol.slice(0, -1),
       route: frontRoute(path.slice(config.basePath.length) || '/'),
-    });
+    }));
     // With request logs off (level above info), nothing is prepared for them.
     const level = probes.has(path) ? 'debug' : 'info';
     if (log.isLevelEnabled(level))

@@ -91,12 +91,28 @@ export function frontRoute(path: string): string | undefined {
 }
 
 /**
+ * Where a request is, as its span records it (worked out only when the request is traced).
+ *
+ * @example
+ * ```ts
+ * const place: RequestPlace = { path: '/oidc/token', scheme: 'https', route: '/oidc/token' };
+ * ```
+ */
+export interface RequestPlace {
+  /** The path as logged (interaction ids masked); the issuer's ids are masked here too. */
+  readonly path: string;
+  readonly scheme: string;
+  /** The route, when the front door knows it; others set it later with {@link setRoute}. */
+  readonly route?: string | undefined;
+}
+
+/**
  * Start the SERVER span of `req` (a child of its `traceparent`, if any) and end it when the response
  * is done; resolves to the context to handle the request in, or `undefined` when no SDK is registered.
  *
  * @example
  * ```ts
- * const traced = startRequestSpan(req, res, { path: '/oidc/token', scheme: 'https' });
+ * const traced = startRequestSpan(req, res, () => ({ path: '/oidc/token', scheme: 'https' }));
  * if (traced === undefined) handle();
  * else context.with(traced, handle);
  * ```
@@ -104,10 +120,11 @@ export function frontRoute(path: string): string | undefined {
 export function startRequestSpan(
   req: IncomingMessage,
   res: ServerResponse,
-  where: { readonly path: string; readonly scheme: string; readonly route?: string | undefined },
+  describe: () => RequestPlace,
 ): Context | undefined {
   const tracer = activeTracer();
   if (tracer === undefined) return undefined;
+  const where = describe();
   const parent = propagation.extract(ROOT_CONTEXT, req.headers, HEADERS);
   const original = req.method ?? 'GET';
   const known = KNOWN_METHODS.has(original);
