@@ -143,9 +143,12 @@ export function createFrontHandler(deps: FrontDeps): RequestHandler {
     }
     const path = url.pathname;
     const traced = startRequestSpan(req, res, () => ({
-      path: logPath(path),
+      // Masked below the base path only (a base path such as `/auth` is not an id to mask).
+      path: path.startsWith(config.basePath)
+        ? `${config.basePath}${logPath(path.slice(config.basePath.length))}`
+        : logPath(path),
       scheme: url.protocol.slice(0, -1),
-      route: frontRoute(path.slice(config.basePath.length) || '/'),
+      route: frontRoute(path, config.basePath),
     }));
     // With request logs off (level above info), nothing is prepared for them.
     const level = probes.has(path) ? 'debug' : 'info';

@@ -74,20 +74,23 @@ export function spanPath(path: string): string {
 const INTERACTION = /^\/interaction\/[A-Za-z0-9_-]{1,64}(?:\/(login|consent|abort|totp))?$/;
 
 /**
- * The route of a path the front door answers itself, or of a sign-in page; `undefined` otherwise.
- * `path` is relative to the base path.
+ * The route of a path the front door answers itself, or of a sign-in page, under `basePath`;
+ * `undefined` otherwise.
  *
  * @example
  * ```ts
- * frontRoute('/interaction/abc/login'); // '/interaction/{uid}/login'
+ * frontRoute('/interaction/abc/login', ''); // '/interaction/{uid}/login'
+ * frontRoute('/id/health', '/id'); // '/id/health'
  * ```
  */
-export function frontRoute(path: string): string | undefined {
-  if (path === '/' || path === '/health' || path === '/health/live' || path === '/health/ready') return path;
-  const interaction = INTERACTION.exec(path);
-  if (interaction !== null)
-    return `/interaction/{uid}${interaction[1] === undefined ? '' : `/${interaction[1]}`}`;
-  return undefined;
+export function frontRoute(path: string, basePath: string): string | undefined {
+  if (basePath !== '' && path !== basePath && !path.startsWith(`${basePath}/`)) return undefined;
+  const own = path.slice(basePath.length) || '/';
+  if (own === '/') return basePath === '' ? '/' : basePath;
+  if (own === '/health' || own === '/health/live' || own === '/health/ready') return path;
+  const interaction = INTERACTION.exec(own);
+  if (interaction === null) return undefined;
+  return `${basePath}/interaction/{uid}${interaction[1] === undefined ? '' : `/${interaction[1]}`}`;
 }
 
 /**

@@ -11,7 +11,18 @@ describe('request paths', () => {
     ['/interaction/abc/other', undefined],
     ['/console/assets/app.js', undefined],
   ])('frontRoute(%s) is %s', (path, route) => {
-    expect(frontRoute(path)).toBe(route);
+    expect(frontRoute(path, '')).toBe(route);
+  });
+
+  it.each([
+    ['/id', '/id'],
+    ['/id/', '/id'],
+    ['/id/health', '/id/health'],
+    ['/id/interaction/abc/consent', '/id/interaction/{uid}/consent'],
+    ['/health', undefined],
+    ['/idx/health', undefined],
+  ])('under the base path /id, frontRoute(%s) is %s', (path, route) => {
+    expect(frontRoute(path, '/id')).toBe(route);
   });
 
   it.each([
