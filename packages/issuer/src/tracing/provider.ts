@@ -126,10 +126,11 @@ export function traceProvider(provider: Provider, mountPath: string): void {
   >;
   const details = interactions.interactionDetails.bind(provider);
   const finished = interactions.interactionFinished.bind(provider);
+  // An expired or unknown interaction (SessionNotFound, a 400) is the browser's, not a fault.
   interactions.interactionDetails = (...args) =>
-    inChildSpan(S.interactionDetails, {}, () => details(...args));
+    inChildSpan(S.interactionDetails, {}, () => details(...args), { expected: isOAuthError });
   interactions.interactionFinished = (...args) =>
-    inChildSpan(S.interactionFinish, {}, () => finished(...args));
+    inChildSpan(S.interactionFinish, {}, () => finished(...args), { expected: isOAuthError });
 }
 
 /** An OAuth error the provider answers with (a 4xx): the client's error, not the span's failure. */
