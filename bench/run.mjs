@@ -27,6 +27,11 @@ const BENCHES = {
     file: 'packages/issuer/bench/issuer.bench.mjs',
     about: 'client-credentials tokens/s vs oidc-provider alone; Management API reads/s',
   },
+  'issuer-tracing': {
+    file: 'packages/issuer/bench/tracing.bench.mjs',
+    about:
+      "the issuer's traces at the token endpoint: no SDK vs SDK registered (BENCH_BEFORE_DIST: vs another build)",
+  },
   storage: {
     file: 'packages/issuer/bench/storage.bench.mjs',
     about: 'issuer throughput: 1 instance on SQLite, 1 and 2 on PostgreSQL (needs PostgreSQL binaries)',

@@ -6,7 +6,8 @@
  *              application enabled for token exchange with a user holding read:orders.
  *              BENCH_DATABASE picks another database (a postgres:// URL); BENCH_BASE_URL makes this
  *              process another instance of an issuer already running there (same public URL), and
- *              BENCH_SEED=0 skips the seed (the first instance did it).
+ *              BENCH_SEED=0 skips the seed (the first instance did it). BENCH_TRACING=sdk registers
+ *              OpenTelemetry's SDK first; BENCH_DIST loads another build (see registerTracing).
  *   baseline   oidc-provider alone with its in-memory adapter, one static confidential client and the
  *              same resource server (JWT access tokens, same RS256 key size).
  *
@@ -23,8 +24,26 @@ const ADMIN = { clientId: 'bench-admin', clientSecret: 'a'.repeat(43) };
 const EXCHANGE = { clientId: 'bench-exchange', clientSecret: 'x'.repeat(43) };
 const mode = process.argv[2];
 
+/**
+ * BENCH_TRACING=sdk: OpenTelemetry's SDK registered before the issuer is created, as an application
+ * would (AsyncLocalStorage context manager, batch processor, every span sampled), exporting to an
+ * exporter that drops what it is given (the cost measured is the issuer's and the SDK's, not a
+ * collector's). BENCH_DIST: another build of the issuer (tracing.bench.mjs compares with one).
+ */
+async function registerTracing() {
+  const { context, trace } = await import('@opentelemetry/api');
+  const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
+  const { BatchSpanProcessor, TracerProvider } = await import('@opentelemetry/sdk-trace');
+  const exporter = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  trace.setGlobalTracerProvider(
+    new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter })] }),
+  );
+}
+
 async function gatehouse() {
-  const { createIssuer } = await import('../dist/index.js');
+  if (process.env.BENCH_TRACING === 'sdk') await registerTracing();
+  const { createIssuer } = await import(process.env.BENCH_DIST ?? '../dist/index.js');
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
   const probe = await import('node:net').then(
     ({ createServer }) =>

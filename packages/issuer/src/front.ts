@@ -13,6 +13,7 @@ import type { Health } from './health.js';
 import { sendJson } from './internal/http.js';
 import type { ResolvedConfig } from './issuer-config.js';
 import type { Store } from './storage/store.js';
+import { frontRoute, requestTraceFields, startRequestSpan, within } from './tracing/http.js';
 
 /**
  * A Node request handler.
@@ -141,6 +142,14 @@ export function createFrontHandler(deps: FrontDeps): RequestHandler {
       return;
     }
     const path = url.pathname;
+    const traced = startRequestSpan(req, res, () => ({
+      // Masked below the base path only (a base path such as `/auth` is not an id to mask).
+      path: path.startsWith(config.basePath)
+        ? `${config.basePath}${logPath(path.slice(config.basePath.length))}`
+        : logPath(path),
+      scheme: url.protocol.slice(0, -1),
+      route: frontRoute(path, config.basePath),
+    }));
     // With request logs off (level above info), nothing is prepared for them.
     const level = probes.has(path) ? 'debug' : 'info';
     if (log.isLevelEnabled(level))
@@ -152,9 +161,10 @@ export function createFrontHandler(deps: FrontDeps): RequestHandler {
           path: logPath(path),
           status: res.statusCode,
           ms: Math.round(performance.now() - started),
+          ...requestTraceFields(req),
         });
       });
-    route(req, res, url).catch((err) => {
+    within(traced, () => route(req, res, url)).catch((err) => {
       log.error(
         { event: 'http.error', err: { type: (err as Error)?.name, message: (err as Error)?.message } },
         'request failed',

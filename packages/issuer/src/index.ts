@@ -143,6 +143,7 @@ export type * from './storage/tables/token-requests.js';
 export type * from './storage/tables/tokens.js';
 export type * from './storage/tables/totp-factors.js';
 export type * from './storage/tables/webhooks.js';
+export { TRACING_NAMES } from './tracing/names.js';
 export { emit, type WebhookEmission } from './webhooks/emit.js';
 export {
   signWebhook,

@@ -1,12 +1,15 @@
 /**
  * Structured JSON logs (pino) with redaction. The issuer logs only what it chooses (method, path
  * without query string, status, durations, OAuth error codes), and redaction is the second line of
- * defence: any field named like a credential is replaced before a line is written.
+ * defence: any field named like a credential is replaced before a line is written. A line written
+ * while a span is active carries its `trace_id` and `span_id` (a mixin; with a logger of the
+ * application's own, which a child cannot give a mixin, the request and audit lines still carry them).
  *
  * @module
  */
 import pino, { type Logger } from 'pino';
 import type { ResolvedConfig } from './issuer-config.js';
+import { traceFields } from './tracing/log-fields.js';
 
 /** Field names whose values never reach a log line. */
 export const REDACTED_FIELDS = Object.freeze([
@@ -60,6 +63,12 @@ const redact = { paths: [...REDACT_PATHS], censor: '[redacted]' };
 export function createLogger(config: Pick<ResolvedConfig, 'log'>): Logger {
   const base = { name: 'gatehouse-issuer' };
   if (config.log.logger !== undefined) return config.log.logger.child(base, { redact });
-  const options = { level: config.log.level, base, redact, timestamp: pino.stdTimeFunctions.isoTime };
+  const options = {
+    level: config.log.level,
+    base,
+    redact,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    mixin: () => traceFields(),
+  };
   return config.log.destination === undefined ? pino(options) : pino(options, config.log.destination);
 }

@@ -20,6 +20,7 @@ import { readForm, sendHtml } from '../internal/http.js';
 import type { ResolvedConfig } from '../issuer-config.js';
 import type { Protection } from '../protection/protection.js';
 import type { Store } from '../storage/store.js';
+import { traceSignIn } from '../tracing/sign-in.js';
 import { createCodeStep } from './code-step.js';
 import { duration } from './duration.js';
 import { ACR_VALUES, requiredAcr } from './step-up.js';
@@ -220,12 +221,14 @@ export function createInteractionRoutes(deps: InteractionDeps) {
         loginView(details, name, { identifier: identifier.slice(0, 320), error: LOGIN_MESSAGES.missing }),
       );
     }
-    const outcome = await deps.protection.signIn.authenticate({
-      identifier,
-      password,
-      address: deps.protection.address(req),
-      applicationId: typeof details.params.client_id === 'string' ? details.params.client_id : undefined,
-    });
+    const outcome = await traceSignIn(() =>
+      deps.protection.signIn.authenticate({
+        identifier,
+        password,
+        address: deps.protection.address(req),
+        applicationId: typeof details.params.client_id === 'string' ? details.params.client_id : undefined,
+      }),
+    );
     if (outcome.kind === 'locked' || outcome.kind === 'busy') {
       res.setHeader('retry-after', String(outcome.retryAfter));
       const error =

@@ -7,6 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { AuditEventRecord, NewAuditEvent, Store } from '../storage/store.js';
+import { traceFields } from '../tracing/log-fields.js';
 import { newId } from './ids.js';
 
 /**
@@ -52,6 +53,7 @@ export function createAuditTrail(store: Store, log: Logger, now: () => number): 
         userId: event.userId ?? null,
         actorId: event.actorId ?? null,
         reason: event.reason ?? null,
+        ...traceFields(),
       },
       event.type,
     );

@@ -21,6 +21,7 @@ export function presentAuditEvent(event: AuditEventRecord) {
     actorId: event.actorId,
     reason: event.reason,
     details: event.details,
+    traceId: event.traceId,
   };
 }
 
@@ -46,6 +47,10 @@ export function buildAuditSchemas(shared: SharedSchemas) {
       actorId: z.string().nullable(),
       reason: z.string().nullable(),
       details: z.record(z.string(), z.unknown()),
+      traceId: z.string().nullable().meta({
+        description:
+          'The W3C trace id of the request that recorded the event, when it was traced (OpenTelemetry); its log line carries the same trace_id',
+      }),
     })
     .register(shared.responses, { id: 'AuditEvent' });
   return {

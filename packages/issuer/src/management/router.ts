@@ -34,6 +34,7 @@ import type { AuditTrail } from '../internal/audit.js';
 import { readJson, sendEmpty, sendJson } from '../internal/http.js';
 import type { ResolvedConfig } from '../issuer-config.js';
 import type { ApplicationRecord, NewAuditEvent, SigningKeyRecord, Store } from '../storage/store.js';
+import { setRoute } from '../tracing/http.js';
 import { authorityLoader } from './authority.js';
 import { type ChangeDef, type ChangeScope, requireRouteScope, runChange } from './change.js';
 import type { SharedSchemas } from './primitives.js';
@@ -342,6 +343,7 @@ export function createManagementRouter(options: ManagementRouterOptions) {
     try {
       if (sub === '/openapi.json') {
         if (req.method !== 'GET' && req.method !== 'HEAD') throw new MethodNotAllowedError(['GET', 'HEAD']);
+        setRoute(req, `${deps.config.basePath}/api/openapi.json`);
         sendJson(res, 200, options.openapi(), { 'cache-control': 'public, max-age=300' });
         return true;
       }
@@ -351,6 +353,7 @@ export function createManagementRouter(options: ManagementRouterOptions) {
       if (matching.length === 0) throw new NotFoundError('Not found');
       const found = matching.find(([route]) => route.def.method === req.method);
       if (found === undefined) throw new MethodNotAllowedError(matching.map(([route]) => route.def.method));
+      setRoute(req, `${deps.config.basePath}/api${found[0].def.path}`);
       await run(req, res, found[0], found[1]!, url);
     } catch (err) {
       sendError(res, err);

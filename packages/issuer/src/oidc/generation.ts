@@ -15,6 +15,7 @@ import { registerGrants } from '../grants/index.js';
 import type { AuditTrail } from '../internal/audit.js';
 import type { KeySet } from '../keys.js';
 import type { ApplicationRecord } from '../storage/store.js';
+import { traceProvider } from '../tracing/provider.js';
 import { toClientMetadata } from './client-metadata.js';
 import type { ProviderDeps } from './configuration.js';
 import { createProvider } from './provider.js';
@@ -116,6 +117,7 @@ export function buildOidc(deps: OidcDeps): OidcInstance {
     limiter: deps.limiter,
     actorVerifier: () => actorVerifier,
   });
+  traceProvider(provider, `${config.basePath}/oidc`); // its phases as spans, once the grants are in
   return {
     provider,
     callback: provider.callback() as OidcInstance['callback'],

@@ -93,6 +93,8 @@ export interface AuditEventRecord {
   readonly reason: string | null;
   /** Further facts (ids, resource, scope, context); never a token value. */
   readonly details: Readonly<Record<string, unknown>>;
+  /** The W3C trace id (32 hex digits) of the request that recorded it, when that request was traced. */
+  readonly traceId: string | null;
 }
 
 /** Fields of a new audit event. */

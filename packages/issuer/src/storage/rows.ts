@@ -368,5 +368,6 @@ export function toAuditEvent(row: Row): AuditEventRecord {
     actorId: strOrNull(row.actor_id),
     reason: strOrNull(row.reason),
     details: parse(row.details),
+    traceId: strOrNull(row.trace_id),
   };
 }

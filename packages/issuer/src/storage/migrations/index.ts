@@ -16,6 +16,7 @@ import webhooks from './0007-webhooks.js';
 import rolesClaim from './0008-roles-claim.js';
 import configNotify from './0009-config-notify.js';
 import webhookEgress from './0010-webhook-egress.js';
+import auditTrace from './0011-audit-trace.js';
 import type { Migration } from './dialect.js';
 
 export type { Migration } from './dialect.js';
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   rolesClaim,
   configNotify,
   webhookEgress,
+  auditTrace,
 ]);

@@ -7,6 +7,8 @@
  *
  * @module
  */
+
+import { activeTraceId } from '../../tracing/log-fields.js';
 import type { Executor } from '../executor.js';
 import { json, num, type Row, toAuditEvent } from '../rows.js';
 import type { NewAuditEvent } from '../store.js';
@@ -23,6 +25,7 @@ const EVENT_COLUMNS = [
   ['actor_id', 'TEXT'],
   ['reason', 'TEXT'],
   ['details', 'TEXT'],
+  ['trace_id', 'TEXT'],
 ] as const;
 
 /** `INSERT INTO audit_events … SELECT …`: one event from its parameters, optionally `FROM` a CTE. */
@@ -38,6 +41,7 @@ const eventParams = (event: NewAuditEvent, now: number): unknown[] => [
   event.actorId ?? null,
   event.reason ?? null,
   json(event.details ?? {}),
+  activeTraceId(), // the request's trace, when it is traced (tracing/log-fields.ts)
 ];
 
 /** Record the event (`values`) and queue its deliveries, in transaction `tx` (SQLite). */

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { traceStatements } from '../../tracing/database.js';
 import { type ExternalChanges, followConfigChanges } from '../config-changes.js';
 import type { Executor } from '../executor.js';
 import type { Store, StoreTables } from '../store.js';
@@ -87,7 +88,8 @@ const TRANSACTION_LOCK = 'store.transaction';
  * ```
  */
 export function createSqlStore(driverDb: Executor, parts: DriverParts): Store {
-  const { db, changes } = followConfigChanges(driverDb, parts.externalChanges);
+  // A span per statement inside a traced request, for both drivers (tracing/database.ts).
+  const { db, changes } = followConfigChanges(traceStatements(driverDb), parts.externalChanges);
   const store: Store = {
     driver: parts.driver,
     multiNode: parts.multiNode,
