@@ -17,6 +17,7 @@ export const REDACTED_FIELDS = Object.freeze([
   'passwordHash',
   'secret',
   'clientSecret',
+  'prometheusToken',
   'client_secret',
   'secretHash',
   'token',

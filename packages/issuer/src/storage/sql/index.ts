@@ -7,6 +7,7 @@
  */
 import { type ExternalChanges, followConfigChanges } from '../config-changes.js';
 import type { Executor } from '../executor.js';
+import { observedExecutor, type PoolUsage, registerObservation, type TimingSlot } from '../observation.js';
 import type { Store, StoreTables } from '../store.js';
 import { applicationStore } from './applications.js';
 import { auditEventStore } from './audit-events.js';
@@ -40,6 +41,8 @@ export interface DriverParts extends Pick<Store, 'driver' | 'multiNode' | 'migra
   readonly keyChanges: KeyChanges;
   /** Writes to the database by other processes or instances, as the driver sees them. */
   readonly externalChanges: ExternalChanges;
+  /** The connection pool's use now (PostgreSQL), for the issuer's metrics. */
+  readonly poolUsage?: (() => PoolUsage) | undefined;
 }
 
 /** The executor under each SQL store, for whole-table work (`storage/copy.ts`). */
@@ -87,7 +90,9 @@ const TRANSACTION_LOCK = 'store.transaction';
  * ```
  */
 export function createSqlStore(driverDb: Executor, parts: DriverParts): Store {
-  const { db, changes } = followConfigChanges(driverDb, parts.externalChanges);
+  // Timed only once an observer is set (the issuer's metrics, storage/observation.ts).
+  const slot: TimingSlot = { timing: undefined };
+  const { db, changes } = followConfigChanges(observedExecutor(driverDb, slot), parts.externalChanges);
   const store: Store = {
     driver: parts.driver,
     multiNode: parts.multiNode,
@@ -111,5 +116,6 @@ export function createSqlStore(driverDb: Executor, parts: DriverParts): Store {
     totpFactors: totpFactorStore(db),
   };
   EXECUTORS.set(store, db);
+  registerObservation(store, slot, parts.driver === 'postgres' ? 'postgresql' : 'sqlite', parts.poolUsage);
   return store;
 }
