@@ -27,6 +27,11 @@ const BENCHES = {
     file: 'packages/issuer/bench/issuer.bench.mjs',
     about: 'client-credentials tokens/s vs oidc-provider alone; Management API reads/s',
   },
+  'issuer-metrics': {
+    file: 'bench/issuer/metrics.bench.mjs',
+    about:
+      'client-credentials tokens/s with the issuer metrics off, on (no exporter) and on with Prometheus scraped',
+  },
   storage: {
     file: 'packages/issuer/bench/storage.bench.mjs',
     about: 'issuer throughput: 1 instance on SQLite, 1 and 2 on PostgreSQL (needs PostgreSQL binaries)',
