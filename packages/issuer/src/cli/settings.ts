@@ -238,10 +238,16 @@ const ROWS: readonly Row[] = [
   ['shutdown.drainTimeout', 'integer', '<s>', 'seconds a graceful shutdown may take in all; then it is cut'],
   ['telemetry.metrics', 'boolean', '', 'record OpenTelemetry metrics (false: no hook at all)'],
   [
+    'telemetry.traces',
+    'boolean',
+    '',
+    'register the trace SDK and export spans when an OTLP endpoint is configured',
+  ],
+  [
     'telemetry.otlpEndpoint',
     'string',
     '<url>',
-    'OTLP/HTTP collector metrics are sent to ({url}/v1/metrics)',
+    'OTLP/HTTP collector metrics and traces are sent to ({url}/v1/metrics, /v1/traces)',
     { fallback: 'OTEL_EXPORTER_OTLP_ENDPOINT, else none' },
   ],
   ['telemetry.exportInterval', 'integer', '<s>', 'seconds between two OTLP metric exports'],

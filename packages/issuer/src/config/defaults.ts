@@ -299,6 +299,11 @@ export const DEFAULTS = Object.freeze({
     /** Record metrics at all: on, since they cost next to nothing until a reader or exporter collects them. */
     metrics: true,
     /**
+     * Export traces over OTLP when an OTLP endpoint is configured (the trace SDK is registered only
+     * then, and only when the application registered no tracer provider of its own).
+     */
+    traces: true,
+    /**
      * Seconds between two exports to the OTLP collector (60 s, OpenTelemetry's own default for
      * `OTEL_METRIC_EXPORT_INTERVAL`).
      */

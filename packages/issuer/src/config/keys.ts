@@ -80,6 +80,7 @@ export const OPTION_TREE: OptionTree = Object.freeze({
   shutdown: leaves('drainDelay', 'drainTimeout'),
   telemetry: leaves(
     'metrics',
+    'traces',
     'otlpEndpoint',
     'exportInterval',
     'serviceName',

@@ -32,8 +32,14 @@ export interface TelemetryConfig {
   /** Record metrics; `false` installs no hook at all. Default `true`. */
   metrics?: boolean;
   /**
-   * Base URL of an OTLP/HTTP collector (metrics go to `{otlpEndpoint}/v1/metrics`). Default: none —
-   * then `OTEL_EXPORTER_OTLP_METRICS_ENDPOINT` or `OTEL_EXPORTER_OTLP_ENDPOINT` when set, else no OTLP export.
+   * Register the trace SDK and export the issuer's spans when an OTLP endpoint is configured (unless a
+   * tracer provider is registered already). Default `true`.
+   */
+  traces?: boolean;
+  /**
+   * Base URL of an OTLP/HTTP collector (metrics go to `{otlpEndpoint}/v1/metrics`, traces to
+   * `/v1/traces`). Default: none — then the standard `OTEL_EXPORTER_OTLP_*ENDPOINT` variables when set,
+   * else no OTLP export.
    */
   otlpEndpoint?: string;
   /** Seconds between two OTLP exports (1–3600). Default 60. */
@@ -68,6 +74,7 @@ export interface TelemetryConfig {
  */
 export interface ResolvedTelemetryConfig {
   readonly metrics: boolean;
+  readonly traces: boolean;
   readonly otlpEndpoint: string | undefined;
   readonly exportInterval: number;
   readonly serviceName: string | undefined;
@@ -82,6 +89,7 @@ const TOKEN_TEXT = 'must be a string of at least 32 characters';
 
 const TELEMETRY = z.strictObject({
   metrics: z.boolean().optional(),
+  traces: z.boolean().optional(),
   otlpEndpoint: text()
     .refine((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), {
       error: 'must be an http(s) URL, e.g. http://otel-collector:4318',
@@ -113,9 +121,9 @@ const TELEMETRY = z.strictObject({
  */
 export function resolveTelemetryConfig(value: TelemetryConfig | undefined): ResolvedTelemetryConfig {
   const given = parseSettings(TELEMETRY, value, 'telemetry');
-  const { metrics, exportInterval, prometheus, prometheusPort, prometheusHost } = DEFAULTS.telemetry;
+  const { metrics, traces, exportInterval, prometheus, prometheusPort, prometheusHost } = DEFAULTS.telemetry;
   const resolved = {
-    ...withDefaults({ metrics, exportInterval, prometheus, prometheusPort, prometheusHost }, given),
+    ...withDefaults({ metrics, traces, exportInterval, prometheus, prometheusPort, prometheusHost }, given),
     otlpEndpoint: given.otlpEndpoint?.replace(/\/+$/, ''),
     serviceName: given.serviceName,
     prometheusToken: given.prometheusToken,

@@ -1,5 +1,6 @@
 /**
- * Start-up of the issuer's metrics: which `MeterProvider` it records to, and what exports from it.
+ * Start-up of the issuer's telemetry: the trace SDK when traces should be exported (`traces.ts`), and
+ * which `MeterProvider` the metrics record to, and what exports from it:
  *
  * - `telemetry.metrics: false`: none, and no hook anywhere.
  * - `telemetry.meterProvider` (embedding): the application's; the issuer exports nothing itself.
@@ -15,7 +16,7 @@
 import type { AddressInfo } from 'node:net';
 import { metrics as globalMetrics, type MeterProvider } from '@opentelemetry/api';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
+import { type Resource, resourceFromAttributes } from '@opentelemetry/resources';
 import {
   type MetricReader,
   PeriodicExportingMetricReader,
@@ -28,6 +29,7 @@ import type { ResolvedTelemetryConfig } from '../config/telemetry.js';
 import type { RequestHandler } from '../front.js';
 import { IssuerMetrics } from './metrics.js';
 import { createPrometheusEndpoint, METRICS_PATH, withMetricsPath } from './prometheus.js';
+import { startTracing } from './traces.js';
 
 /**
  * The issuer's metrics once started.
@@ -71,8 +73,41 @@ export async function startTelemetry(
   settings: ResolvedTelemetryConfig,
   context: { readonly log: Logger; readonly basePath: string; readonly env?: NodeJS.ProcessEnv },
 ): Promise<IssuerTelemetry> {
-  const { log, basePath } = context;
   const env = context.env ?? process.env;
+  const resource = resourceFromAttributes({
+    'service.name': settings.serviceName ?? (env.OTEL_SERVICE_NAME?.trim() || DEFAULTS.telemetry.serviceName),
+    'service.version': packageVersion(),
+  });
+  const tracing = startTracing(settings, { log: context.log, resource, env });
+  if (tracing !== undefined)
+    context.log.info({ event: 'telemetry.traces_started' }, 'traces exported over OTLP');
+  try {
+    const metrics = await startMetrics(settings, { ...context, env, resource });
+    if (tracing === undefined) return metrics;
+    return {
+      ...metrics,
+      async close() {
+        await metrics.close();
+        await tracing.close();
+      },
+    };
+  } catch (err) {
+    await tracing?.close();
+    throw err;
+  }
+}
+
+/** The metrics part of {@link startTelemetry}. */
+async function startMetrics(
+  settings: ResolvedTelemetryConfig,
+  context: {
+    readonly log: Logger;
+    readonly basePath: string;
+    readonly env: NodeJS.ProcessEnv;
+    readonly resource: Resource;
+  },
+): Promise<IssuerTelemetry> {
+  const { log, basePath, env, resource } = context;
   const off: IssuerTelemetry = {
     metrics: undefined,
     metricsAddress: undefined,
@@ -103,14 +138,7 @@ export async function startTelemetry(
   }
   if (readers.length === 0) return { ...off, metrics: IssuerMetrics.of(globalMetrics.getMeterProvider()) };
 
-  const provider: MeterProvider & { shutdown(): Promise<void> } = new SdkMeterProvider({
-    resource: resourceFromAttributes({
-      'service.name':
-        settings.serviceName ?? (env.OTEL_SERVICE_NAME?.trim() || DEFAULTS.telemetry.serviceName),
-      'service.version': packageVersion(),
-    }),
-    readers,
-  });
+  const provider: MeterProvider & { shutdown(): Promise<void> } = new SdkMeterProvider({ resource, readers });
   let metricsAddress: AddressInfo | undefined;
   try {
     metricsAddress = await prometheus?.start();

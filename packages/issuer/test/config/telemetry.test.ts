@@ -23,6 +23,7 @@ describe('telemetry settings', () => {
   it('default: metrics on, exported nowhere by the issuer itself, /metrics off', () => {
     expect(resolveConfig(base).telemetry).toEqual({
       metrics: true,
+      traces: true,
       otlpEndpoint: undefined,
       exportInterval: 60,
       serviceName: undefined,
