@@ -67,6 +67,8 @@ class Bounded {
  */
 export type QueueSource = (nowMs: number) => Promise<{ depth: number; oldestDueMs: number | undefined }>;
 
+/** Buckets of `http.server.request.duration`, OpenTelemetry's advice for it (seconds). */
+const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 /** Buckets of `db.client.operation.duration`, OpenTelemetry's advice for it (seconds). */
 const DB_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10];
 /** Buckets of the webhook delivery lag: from sub-second to a day of retries (seconds). */
@@ -108,6 +110,8 @@ export class IssuerMetrics {
   readonly #rateLimited = new Tallies();
   readonly #webhookDeliveries = new Tallies();
   readonly #dbAttributes = new Map<string, Attributes>();
+  readonly #httpAttributes = new Map<string, Attributes>();
+  readonly #http;
   readonly #lag;
   readonly #db;
   #dbSystem = 'sqlite';
@@ -129,6 +133,11 @@ export class IssuerMetrics {
       unit: M.webhookDeliveryLag.unit,
       description: M.webhookDeliveryLag.description,
       advice: { explicitBucketBoundaries: LAG_BUCKETS },
+    });
+    this.#http = meter.createHistogram(M.httpServerDuration.name, {
+      unit: M.httpServerDuration.unit,
+      description: M.httpServerDuration.description,
+      advice: { explicitBucketBoundaries: HTTP_BUCKETS },
     });
     this.#db = meter.createHistogram(M.dbOperationDuration.name, {
       unit: M.dbOperationDuration.unit,
@@ -191,6 +200,25 @@ export class IssuerMetrics {
   webhookSettled(outcome: 'delivered' | 'retry' | 'failed', lagSeconds?: number): void {
     this.#webhookDeliveries.add(outcome, () => ({ [A.outcome]: outcome }));
     if (lagSeconds !== undefined) this.#lag.record(Math.max(0, lagSeconds));
+  }
+
+  /**
+   * An HTTP request was answered with `status` after `seconds`; `method` one of the known ones (else
+   * `_OTHER`), `route` from the fixed list of `telemetry/http.ts` or `undefined`.
+   */
+  httpRequest(method: string, status: number, route: string | undefined, seconds: number): void {
+    const key = `${method} ${status} ${route ?? ''}`;
+    let attributes = this.#httpAttributes.get(key);
+    if (attributes === undefined) {
+      attributes = {
+        [A.httpMethod]: method,
+        [A.httpStatus]: status,
+        ...(route === undefined ? {} : { [A.httpRoute]: route }),
+      };
+      // Bounded by its parts: a few methods, the statuses the issuer answers with, a fixed route list.
+      this.#httpAttributes.set(key, attributes);
+    }
+    this.#http.record(seconds, attributes);
   }
 
   /** A statement or transaction took `seconds` (and failed with `error`, if set). */

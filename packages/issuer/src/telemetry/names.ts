@@ -94,6 +94,12 @@ export const ISSUER_TELEMETRY_NAMES = Object.freeze({
       's',
       'How long the oldest due webhook delivery has been waiting past its due time (0: none)',
     ),
+    httpServerDuration: metric(
+      'http.server.request.duration',
+      'histogram',
+      's',
+      'Duration of the HTTP requests the issuer answered',
+    ),
     dbOperationDuration: metric(
       'db.client.operation.duration',
       'histogram',
@@ -132,6 +138,12 @@ export const ISSUER_TELEMETRY_NAMES = Object.freeze({
     errorReason: 'gatehouse.error.reason',
     /** Which limit answered 429 (`token_per_client`, `token_per_address`, `token_exchange_failures`, `management_per_client`). */
     limit: 'gatehouse.limit',
+    /** OpenTelemetry's HTTP method (`GET`, `POST`…; `_OTHER` for any other). */
+    httpMethod: 'http.request.method',
+    /** OpenTelemetry's HTTP status code of the answer. */
+    httpStatus: 'http.response.status_code',
+    /** OpenTelemetry's route template, for the fixed protocol and health paths only (absent otherwise). */
+    httpRoute: 'http.route',
     /** OpenTelemetry's database system: `sqlite` or `postgresql`. */
     dbSystem: 'db.system.name',
     /** The statement's first keyword (`SELECT`, `INSERT`…), or `transaction`. */

@@ -27,6 +27,7 @@ import { packageVersion } from '../cli/version.js';
 import { DEFAULTS } from '../config/defaults.js';
 import type { ResolvedTelemetryConfig } from '../config/telemetry.js';
 import type { RequestHandler } from '../front.js';
+import { measureRequests } from './http.js';
 import { IssuerMetrics } from './metrics.js';
 import { createPrometheusEndpoint, METRICS_PATH, withMetricsPath } from './prometheus.js';
 import { startTracing } from './traces.js';
@@ -82,13 +83,18 @@ export async function startTelemetry(
   if (tracing !== undefined)
     context.log.info({ event: 'telemetry.traces_started' }, 'traces exported over OTLP');
   try {
-    const metrics = await startMetrics(settings, { ...context, env, resource });
-    if (tracing === undefined) return metrics;
+    const started = await startMetrics(settings, { ...context, env, resource });
+    const { metrics } = started;
     return {
-      ...metrics,
+      ...started,
+      // Every request measured (http.server.request.duration), /metrics included when on the issuer's port.
+      serve: (handler) =>
+        metrics === undefined
+          ? started.serve(handler)
+          : measureRequests(started.serve(handler), metrics, context.basePath),
       async close() {
-        await metrics.close();
-        await tracing.close();
+        await started.close();
+        await tracing?.close();
       },
     };
   } catch (err) {

@@ -43,7 +43,7 @@ describe.each(DRIVERS)('%s', (driver) => {
     admin = await adminToken(t);
   });
   afterAll(async () => {
-    await t.close();
+    await t?.close();
     await receiver?.close();
     await provider.shutdown();
   });
@@ -171,6 +171,22 @@ describe.each(DRIVERS)('%s', (driver) => {
       const used = await total(reader, M.dbConnectionCount.name);
       expect(used).toBeGreaterThan(0);
     } else expect(max).toEqual([]);
+  });
+
+  it('measures every request: each token response is a 200 at /oidc/token, each 429 one of its 429s', async () => {
+    const token = { [A.httpMethod]: 'POST', [A.httpRoute]: '/oidc/token' };
+    expect(await total(reader, M.httpServerDuration.name, { ...token, [A.httpStatus]: 200 })).toBe(
+      await total(reader, M.tokensIssued.name),
+    );
+    expect(await total(reader, M.httpServerDuration.name, { ...token, [A.httpStatus]: 429 })).toBe(
+      await total(reader, M.rateLimited.name, { [A.limit]: 'token_per_client' }),
+    );
+    // Management API paths carry ids: no route, never the path itself.
+    const routes = new Set(
+      (await points(reader, M.httpServerDuration.name)).map((p) => p.attributes[A.httpRoute]),
+    );
+    expect(routes.has(undefined)).toBe(true);
+    for (const route of routes) if (route !== undefined) expect(String(route)).not.toMatch(/usr_|app_|whk_/);
   });
 
   it('records no token, secret, subject or user id in any attribute', async () => {
