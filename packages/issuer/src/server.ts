@@ -84,7 +84,7 @@ async function assemble(
   telemetry: IssuerTelemetry,
 ): Promise<Issuer> {
   const { metrics } = telemetry;
-  if (metrics !== undefined) watchStore(store, metrics);
+  const unwatchStore = metrics === undefined ? undefined : watchStore(store, metrics);
   const { cookieKeys, admin, initialKeys, dpopNonceSecret, csrfKey } = await prepare(config, log, store);
   const trail = createAuditTrail(store, log, epoch);
   const audit = metrics === undefined ? trail : countingAudit(trail, metrics);
@@ -190,6 +190,7 @@ async function assemble(
     await protection.close();
     await claims?.runner.close();
     await telemetry.close(); // its last export reads the webhook queue: before the store closes
+    unwatchStore?.();
     if (ownsStore) await store.close();
   };
   const shutdown = createShutdown({

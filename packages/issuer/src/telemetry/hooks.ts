@@ -139,18 +139,20 @@ const QUEUE_SQL =
 
 /**
  * Time the store's statements, report its pool and its webhook queue (a store built by
- * `createSqlStore`; a custom driver reports nothing of these).
+ * `createSqlStore`; a custom driver reports nothing of these). Returns what stops the timing.
  *
  * @example
  * ```ts
  * watchStore(store, metrics);
  * ```
  */
-export function watchStore(store: Store, metrics: IssuerMetrics): void {
+export function watchStore(store: Store, metrics: IssuerMetrics): () => void {
   const observation = observationOf(store);
   if (observation !== undefined) metrics.watchStore(observation);
+  // A store the application handed in outlives the issuer: stop timing its statements on close.
+  const stop = () => observation?.time(undefined);
   const db = executorOf(store);
-  if (db === undefined) return;
+  if (db === undefined) return stop;
   metrics.watchQueue(async (nowMs) => {
     const row = await db.one(QUEUE_SQL, [nowMs]);
     const oldest = row?.oldest;
@@ -159,4 +161,5 @@ export function watchStore(store: Store, metrics: IssuerMetrics): void {
       oldestDueMs: oldest === null || oldest === undefined ? undefined : Number(oldest),
     };
   });
+  return stop;
 }

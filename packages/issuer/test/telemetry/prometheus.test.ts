@@ -4,7 +4,10 @@
  * behind a bearer token (401 without it or with a wrong one, on its own port or on the issuer's); the
  * token never reaches a log line.
  */
+
+import { tmpdir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run.js';
 import { ConfigError } from '../../src/errors.js';
 import { tokenRequest } from '../helpers/agent.js';
 import { loadWorld, ORDERS, SECRETS } from '../helpers/fixtures.js';
@@ -113,5 +116,36 @@ describe('Prometheus /metrics', () => {
     ).rejects.toThrow(
       `port ${port} on 127.0.0.1 is already in use: stop what uses it, or pick another port with the "telemetry.prometheusPort" setting`,
     );
+  });
+
+  it('gatehouse-issuer start prints where /metrics is, and that it needs the token (never the token)', async () => {
+    let stderr = '';
+    const io = {
+      stdout: { write: () => true },
+      stderr: {
+        write: (text: string) => {
+          stderr += text;
+          return true;
+        },
+      },
+      env: {
+        GATEHOUSE_TELEMETRY_PROMETHEUS: 'own-port',
+        GATEHOUSE_TELEMETRY_PROMETHEUS_PORT: '0',
+        GATEHOUSE_TELEMETRY_PROMETHEUS_TOKEN: TOKEN,
+        GATEHOUSE_LOG_LEVEL: 'silent',
+      },
+      cwd: tmpdir(),
+    };
+    const { code, issuer } = await runCli(['start', '--database', ':memory:', '--port', '0'], io as never);
+    expect(code).toBe(0);
+    try {
+      const port = issuer!.metricsAddress!.port;
+      expect(stderr).toContain(
+        `  Metrics:         http://127.0.0.1:${port}/metrics  (bearer token required)\n`,
+      );
+      expect(stderr).not.toContain(TOKEN);
+    } finally {
+      await issuer!.close();
+    }
   });
 });
