@@ -16,7 +16,7 @@ import {
   userId,
 } from '../helpers/exchange.js';
 import { loadWorld, ORDERS, SECRETS } from '../helpers/fixtures.js';
-import { adminToken, api, startIssuer, type TestIssuer } from '../helpers/issuer.js';
+import { adminToken, api, managementToken, startIssuer, type TestIssuer } from '../helpers/issuer.js';
 import { openSignInForm } from '../helpers/sign-in.js';
 import { eventually, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { memoryMetrics, points, total } from './reader.js';
@@ -35,7 +35,7 @@ describe.each(DRIVERS)('%s', (driver) => {
   beforeAll(async () => {
     t = await startIssuer(driver, {
       telemetry: { meterProvider: provider },
-      rateLimits: { tokenPerClient: 10 },
+      rateLimits: { tokenPerClient: 10, managementPerClient: 40 },
       signIn: { maxFailuresPerAccountAndAddress: 3, delayAfter: 100, delayAfterPerAddress: 100 },
     });
     await loadWorld(t);
@@ -129,6 +129,15 @@ describe.each(DRIVERS)('%s', (driver) => {
     expect(tooMany).toBeGreaterThanOrEqual(5);
     expect(await total(reader, M.rateLimited.name, { [A.limit]: 'token_per_client' })).toBe(tooMany);
     expect(await total(reader, M.tokenErrors.name, { [A.errorCode]: 'too_many_requests' })).toBe(tooMany);
+
+    // The Management API's limit, per client: a client of its own, so the administrator keeps its quota.
+    const usersReader = await managementToken(t, ['users:read']);
+    let refused = 0;
+    for (let i = 0; i < 100; i++)
+      if ((await api(t, usersReader, 'GET', '/users?pageSize=1')).status === 429) refused++;
+    // Forty per client per instance: at least twenty of 100 are refused, one instance or two.
+    expect(refused).toBeGreaterThanOrEqual(20);
+    expect(await total(reader, M.rateLimited.name, { [A.limit]: 'management_per_client' })).toBe(refused);
   });
 
   it('counts webhook attempts by outcome, the delivery lag, and reads the queue', async () => {
