@@ -32,6 +32,11 @@ const BENCHES = {
     about:
       "the issuer's traces at the token endpoint: no SDK vs SDK registered (BENCH_BEFORE_DIST: vs another build)",
   },
+  'issuer-metrics': {
+    file: 'packages/issuer/bench/metrics.bench.mjs',
+    about:
+      'client-credentials tokens/s with the issuer metrics off, on (no exporter) and on with Prometheus scraped',
+  },
   storage: {
     file: 'packages/issuer/bench/storage.bench.mjs',
     about: 'issuer throughput: 1 instance on SQLite, 1 and 2 on PostgreSQL (needs PostgreSQL binaries)',

@@ -61,6 +61,9 @@ export function formatServing(world: World, p: Painter): string {
     `  Management API reference: ${world.urls.issuer}/api/openapi.json`,
     `  orders API ${world.urls.api}/orders  ·  backend ${world.urls.backend}/impersonations`,
     `  issuer log ${world.dataDir}/issuer.log`,
+    ...(world.issuer.metricsAddress === undefined
+      ? []
+      : [`  metrics    http://127.0.0.1:${world.issuer.metricsAddress.port}/metrics  (Prometheus format)`]),
     '',
     'Audit lines of the orders API and decisions of the backend appear below as you click. Ctrl-C stops everything.',
   ].join('\n');

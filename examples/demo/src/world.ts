@@ -134,6 +134,8 @@ export async function startWorld(options: Pick<DemoOptions, 'ports'>): Promise<W
       dataDir,
       admin,
       log: { level: 'info', destination: log },
+      // The issuer's metrics in Prometheus' format on a loopback port of their own (any free one).
+      telemetry: { prometheus: 'own-port', prometheusPort: 0 },
     });
     await issuer.seed(
       demoSeed({

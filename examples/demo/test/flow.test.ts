@@ -140,6 +140,17 @@ describe('the demo flow', () => {
     expect(roles.map((role) => role.name)).toEqual([CONSOLE_ROLES.administrator.name]);
   });
 
+  it("prints where the issuer's metrics are, and they count the flow's token exchange", async () => {
+    const url = /metrics {4}(http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(printed)?.[1];
+    expect(url).toBeDefined();
+    const page = await (await fetch(url!)).text();
+    expect(page).toMatch(/^gatehouse_issuer_token_exchanges_total\{gatehouse_outcome="ok",[^}]*\} 1$/m);
+    // The refused replay of step 8, with its reason.
+    expect(page).toMatch(
+      /^gatehouse_issuer_token_exchanges_total\{gatehouse_outcome="error",gatehouse_error_reason="subject_token_consumed",[^}]*\} 1$/m,
+    );
+  });
+
   it('prints each step and the demo credentials, but never a token, a code or a secret', () => {
     expect(printed).toContain('1. sam, a support engineer, signs in to the support console');
     expect(printed).toContain('act.sub');

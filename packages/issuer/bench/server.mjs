@@ -8,6 +8,7 @@
  *              process another instance of an issuer already running there (same public URL), and
  *              BENCH_SEED=0 skips the seed (the first instance did it). BENCH_TRACING=sdk registers
  *              OpenTelemetry's SDK first; BENCH_DIST loads another build (see registerTracing).
+ *              BENCH_TELEMETRY is its `telemetry` settings as JSON (packages/issuer/bench/metrics.bench.mjs).
  *   baseline   oidc-provider alone with its in-memory adapter, one static confidential client and the
  *              same resource server (JWT access tokens, same RS256 key size).
  *
@@ -68,6 +69,9 @@ async function gatehouse() {
     // Throughput is what is measured: a load generator from one address is no abuse to limit (the
     // limits' counting, one statement per request, still runs).
     rateLimits: { managementPerClient: 10_000_000, tokenPerClient: 10_000_000, tokenPerAddress: 10_000_000 },
+    ...(process.env.BENCH_TELEMETRY === undefined
+      ? {}
+      : { telemetry: JSON.parse(process.env.BENCH_TELEMETRY) }),
   });
   if (process.env.BENCH_SEED !== '0') {
     await issuer.seed({
@@ -121,6 +125,7 @@ async function gatehouse() {
     adminToken,
     userId: users.items[0].id,
     exchange: { ...EXCHANGE, userId: impersonated.id },
+    metricsPort: issuer.metricsAddress?.port,
   };
 }
 

@@ -55,6 +55,11 @@ export {
   type ShutdownConfig,
 } from './config/shutdown.js';
 export {
+  type ResolvedTelemetryConfig,
+  resolveTelemetryConfig,
+  type TelemetryConfig,
+} from './config/telemetry.js';
+export {
   type ResolvedWebhookConfig,
   resolveWebhookConfig,
   type WebhookConfig,
@@ -143,6 +148,7 @@ export type * from './storage/tables/token-requests.js';
 export type * from './storage/tables/tokens.js';
 export type * from './storage/tables/totp-factors.js';
 export type * from './storage/tables/webhooks.js';
+export { ISSUER_TELEMETRY_NAMES, type MetricName } from './telemetry/names.js';
 export { TRACING_NAMES } from './tracing/names.js';
 export { emit, type WebhookEmission } from './webhooks/emit.js';
 export {

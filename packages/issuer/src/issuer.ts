@@ -36,6 +36,11 @@ export interface Issuer {
   readonly admin: BootstrapResult;
   /** The current oidc-provider instance (replaced when signing keys change). */
   readonly provider: Provider;
+  /**
+   * Address of the Prometheus `/metrics` server of its own (`telemetry.prometheus: 'own-port'`), bound
+   * by `createIssuer()`; `undefined` otherwise.
+   */
+  readonly metricsAddress: AddressInfo | undefined;
   /** Node request handler serving every route. */
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
   /** The public JWKS now in force. */

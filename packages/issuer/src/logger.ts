@@ -20,6 +20,7 @@ export const REDACTED_FIELDS = Object.freeze([
   'passwordHash',
   'secret',
   'clientSecret',
+  'prometheusToken',
   'client_secret',
   'secretHash',
   'token',

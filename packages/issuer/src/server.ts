@@ -30,6 +30,14 @@ import { createServing } from './serving.js';
 import { createShutdown } from './shutdown.js';
 import { openConfiguredStore, prepare } from './startup.js';
 import type { Store } from './storage/store.js';
+import {
+  countingAudit,
+  countingLimit,
+  watchProvider,
+  watchStore,
+  webhookCounter,
+} from './telemetry/hooks.js';
+import { type IssuerTelemetry, startTelemetry } from './telemetry/sdk.js';
 import { startWebhookDispatcher } from './webhooks/dispatcher.js';
 import { createSecretBox } from './webhooks/secret-box.js';
 import { createTargetPolicy } from './webhooks/targets.js';
@@ -54,12 +62,16 @@ export type { Issuer } from './issuer.js';
 export async function createIssuer(options: IssuerConfig): Promise<Issuer> {
   const config = resolveConfig(options);
   const log = createLogger(config);
+  // Before the store: a taken Prometheus port is known before anything else is opened.
+  const telemetry = await startTelemetry(config.telemetry, { log, basePath: config.basePath });
   const ownsStore = config.store === undefined;
-  const store = config.store ?? openConfiguredStore(config, log);
+  let store: Store | undefined;
   try {
-    return await assemble(config, log, store, ownsStore);
+    store = config.store ?? openConfiguredStore(config, log);
+    return await assemble(config, log, store, ownsStore, telemetry);
   } catch (err) {
-    if (ownsStore) await store.close();
+    if (ownsStore) await store?.close();
+    await telemetry.close();
     throw err;
   }
 }
@@ -69,9 +81,13 @@ async function assemble(
   log: Logger,
   store: Store,
   ownsStore: boolean,
+  telemetry: IssuerTelemetry,
 ): Promise<Issuer> {
+  const { metrics } = telemetry;
+  const unwatchStore = metrics === undefined ? undefined : watchStore(store, metrics);
   const { cookieKeys, admin, initialKeys, dpopNonceSecret, csrfKey } = await prepare(config, log, store);
-  const audit = createAuditTrail(store, log, epoch);
+  const trail = createAuditTrail(store, log, epoch);
+  const audit = metrics === undefined ? trail : countingAudit(trail, metrics);
   const claims = await loadCustomClaims(config, store, log);
   const limiter = createFailureLimiter(
     { maxFailures: config.tokenExchange.maxFailures, window: config.tokenExchange.failureWindow },
@@ -87,7 +103,10 @@ async function assemble(
       audit,
       limiter,
       onGrant,
-      protect: protection.install,
+      protect: (provider) => {
+        protection.install(provider);
+        if (metrics !== undefined) watchProvider(provider, metrics);
+      },
       currentKeys: () => keys.current(),
       refreshKeys: () => keys.refresh(),
     });
@@ -117,7 +136,8 @@ async function assemble(
     audit,
     validateApplication,
     verifier: () => oidc.verifier,
-    limit: protection.limitManagement,
+    limit:
+      metrics === undefined ? protection.limitManagement : countingLimit(protection.limitManagement, metrics),
     rotateKeys: async (event) => {
       await keys.rotate(event);
       return (await store.keys.list()).find((key) => key.status === 'active')!;
@@ -136,16 +156,18 @@ async function assemble(
     }),
   );
   const health = createHealth({ store, log, signingKeys: () => keys.current().signing.length });
-  const handler = createFrontHandler({
-    config,
-    store,
-    log,
-    health,
-    oidc: () => oidc.callback,
-    refreshJwks: keys.refreshQuietly,
-    interactions,
-    management,
-  });
+  const handler = telemetry.serve(
+    createFrontHandler({
+      config,
+      store,
+      log,
+      health,
+      oidc: () => oidc.callback,
+      refreshJwks: keys.refreshQuietly,
+      interactions,
+      management,
+    }),
+  );
   const stopMaintenance = startMaintenance(store, log);
   const webhooks = startWebhookDispatcher({
     store,
@@ -153,6 +175,7 @@ async function assemble(
     box: createSecretBox(store),
     policy: createTargetPolicy({ baseUrl: config.baseUrl, ...config.webhooks }),
     timing: { ...DEFAULTS.webhooks, ...config.webhooks },
+    onSettled: metrics === undefined ? undefined : webhookCounter(metrics),
   });
 
   const servers = createServing(handler, config, log);
@@ -166,6 +189,8 @@ async function assemble(
     await webhooks.close();
     await protection.close();
     await claims?.runner.close();
+    await telemetry.close(); // its last export reads the webhook queue: before the store closes
+    unwatchStore?.();
     if (ownsStore) await store.close();
   };
   const shutdown = createShutdown({
@@ -187,6 +212,7 @@ async function assemble(
       return oidc.provider;
     },
     handler,
+    metricsAddress: telemetry.metricsAddress,
     jwks: () => keys.current().jwks as unknown as { keys: Record<string, unknown>[] },
     listen: servers.listen,
     serve: servers.serve,

@@ -68,6 +68,12 @@ describe('docs/issuer.md', () => {
     ]),
     ['shutdown.drainDelay', DEFAULTS.shutdown.drainDelay],
     ['shutdown.drainTimeout', DEFAULTS.shutdown.drainTimeout],
+    ['telemetry.metrics', DEFAULTS.telemetry.metrics],
+    ['telemetry.traces', DEFAULTS.telemetry.traces],
+    ['telemetry.exportInterval', DEFAULTS.telemetry.exportInterval],
+    ['telemetry.prometheus', `"${DEFAULTS.telemetry.prometheus}"`],
+    ['telemetry.prometheusPort', DEFAULTS.telemetry.prometheusPort],
+    ['telemetry.prometheusHost', `"${DEFAULTS.telemetry.prometheusHost}"`],
   ];
 
   it.each(flat)('states %s = %s', (setting, value) => {

@@ -20,6 +20,15 @@ export type AccessTokenFormat = (typeof ACCESS_TOKEN_FORMATS)[number];
 /** One of {@link SIGNING_ALGORITHMS}. */
 export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
 
+/**
+ * Where the Prometheus `/metrics` endpoint is served: `off`, on a server of its own (`own-port`), or on
+ * the issuer's own port behind a bearer token (`issuer-port`).
+ */
+export const PROMETHEUS_MODES = Object.freeze(['off', 'own-port', 'issuer-port'] as const);
+
+/** One of {@link PROMETHEUS_MODES}. */
+export type PrometheusMode = (typeof PROMETHEUS_MODES)[number];
+
 /** Standard OpenID Connect scopes the issuer knows. Every other scope belongs to an API resource. */
 export const OIDC_SCOPES: ReadonlySet<string> = Object.freeze(
   new Set(['openid', 'offline_access', 'profile', 'email']),

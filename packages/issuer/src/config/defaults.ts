@@ -6,7 +6,13 @@
  * @module
  */
 import { availableParallelism } from 'node:os';
-import type { AccessTokenFormat, CustomClaimsOnError, LogLevel, SigningAlgorithm } from './constants.js';
+import type {
+  AccessTokenFormat,
+  CustomClaimsOnError,
+  LogLevel,
+  PrometheusMode,
+  SigningAlgorithm,
+} from './constants.js';
 
 /**
  * Default value of every setting.
@@ -287,6 +293,39 @@ export const DEFAULTS = Object.freeze({
      * the port `gatehouse-issuer start` bound before the issuer is ready (about a second).
      */
     retryAfter: 1,
+  }),
+  /** OpenTelemetry metrics of the issuer (`telemetry` settings; docs/observability.md, "Issuer"). */
+  telemetry: Object.freeze({
+    /** Record metrics at all: on, since they cost next to nothing until a reader or exporter collects them. */
+    metrics: true,
+    /**
+     * Export traces over OTLP when an OTLP endpoint is configured (the trace SDK is registered only
+     * then, and only when the application registered no tracer provider of its own).
+     */
+    traces: true,
+    /**
+     * Seconds between two exports to the OTLP collector (60 s, OpenTelemetry's own default for
+     * `OTEL_METRIC_EXPORT_INTERVAL`).
+     */
+    exportInterval: 60,
+    /** `service.name` of the issuer's metrics, unless `OTEL_SERVICE_NAME` says otherwise. */
+    serviceName: 'gatehouse-issuer',
+    /**
+     * The Prometheus `/metrics` endpoint: `off` (never public by default), `own-port` (a server of its
+     * own on `prometheusHost:prometheusPort`) or `issuer-port` (at `{baseUrl}/metrics`, only with a token).
+     */
+    prometheus: 'off' as PrometheusMode,
+    /** Port of the own `/metrics` server: 9464, the Prometheus exporter's registered default. */
+    prometheusPort: 9464,
+    /** Interface of the own `/metrics` server: loopback, so nothing is exposed without a decision. */
+    prometheusHost: '127.0.0.1' as string,
+    /**
+     * Most client ids counted apart in `gatehouse.issuer.tokens.issued` and `token.errors`; the rest are
+     * counted as `_OTHER`, so a deployment with many clients cannot grow a metric without bound.
+     */
+    maxClientIds: 1_000,
+    /** Most distinct reasons (exchanges, sign-in failures) counted apart; the rest count as `_OTHER`. */
+    maxReasons: 100,
   }),
   /** Graceful shutdown (`issuer.shutdown()`; the CLI runs it on SIGTERM and SIGINT). */
   shutdown: Object.freeze({

@@ -78,6 +78,18 @@ export const OPTION_TREE: OptionTree = Object.freeze({
   console: leaves('enabled', 'reauthenticateAfter'),
   webhooks: leaves('allowedPrivateTargets', 'disableAfter', 'secretOverlap', 'concurrency'),
   shutdown: leaves('drainDelay', 'drainTimeout'),
+  telemetry: leaves(
+    'metrics',
+    'traces',
+    'otlpEndpoint',
+    'exportInterval',
+    'serviceName',
+    'prometheus',
+    'prometheusPort',
+    'prometheusHost',
+    'prometheusToken',
+    'meterProvider',
+  ),
   customJwtClaims: leaves(
     'module',
     'environmentVariables',
@@ -98,7 +110,12 @@ export const OPTION_TREE: OptionTree = Object.freeze({
  * EMBEDDING_ONLY.includes('store'); // true
  * ```
  */
-export const EMBEDDING_ONLY: readonly string[] = Object.freeze(['store', 'log.destination', 'log.logger']);
+export const EMBEDDING_ONLY: readonly string[] = Object.freeze([
+  'store',
+  'log.destination',
+  'log.logger',
+  'telemetry.meterProvider',
+]);
 
 /**
  * `tree` without the dotted paths in `drop`.

@@ -23,6 +23,7 @@ import { checkOptionNames, OPTION_TREE } from './keys.js';
 import { integer, oneOf, parseSetting, parseSettings, text, withDefaults } from './parse.js';
 import { resolveProtection } from './protection.js';
 import { resolveShutdownConfig } from './shutdown.js';
+import { resolveTelemetryConfig } from './telemetry.js';
 import type { CustomJwtClaimsConfig, IssuerSettings, ResolvedSettings } from './types.js';
 import { resolveWebhookConfig } from './webhooks.js';
 
@@ -301,5 +302,6 @@ export function resolveSettings<Driver>(config: IssuerSettings<Driver>): Resolve
     console: resolveConsoleConfig(config.console),
     webhooks: resolveWebhookConfig(config.webhooks),
     shutdown: resolveShutdownConfig(config.shutdown),
+    telemetry: resolveTelemetryConfig(config.telemetry),
   });
 }

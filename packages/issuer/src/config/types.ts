@@ -12,6 +12,7 @@ import type { AccessTokenFormat, CustomClaimsOnError, LogLevel, SigningAlgorithm
 import type { DpopConfig, ResolvedDpopConfig } from './dpop.js';
 import type { ProxyConfig, RateLimitConfig, ResolvedProtectionConfig, SignInConfig } from './protection.js';
 import type { ResolvedShutdownConfig, ShutdownConfig } from './shutdown.js';
+import type { ResolvedTelemetryConfig, TelemetryConfig } from './telemetry.js';
 import type { ResolvedWebhookConfig, WebhookConfig } from './webhooks.js';
 
 /**
@@ -256,6 +257,8 @@ export interface IssuerSettings<Driver = unknown> {
   webhooks?: WebhookConfig;
   /** Graceful shutdown: how long to keep serving once draining, and how long the whole stop may take. */
   shutdown?: ShutdownConfig;
+  /** Metrics: OTLP export and the opt-in Prometheus `/metrics` endpoint (off by default). */
+  telemetry?: TelemetryConfig;
 }
 
 /**
@@ -306,4 +309,5 @@ export interface ResolvedSettings<Driver = unknown> {
   readonly console: ResolvedConsoleConfig;
   readonly webhooks: ResolvedWebhookConfig;
   readonly shutdown: ResolvedShutdownConfig;
+  readonly telemetry: ResolvedTelemetryConfig;
 }

@@ -91,6 +91,21 @@ export function retryDelay(
 }
 
 /**
+ * A settled attempt, as {@link DispatcherDeps.onSettled} sees it (the issuer's metrics): the delivery's
+ * new status, when its event was created (epoch seconds) and when it settled (epoch milliseconds).
+ *
+ * @example
+ * ```ts
+ * const onSettled = ({ status }: WebhookSettled) => status === 'failed' && alert();
+ * ```
+ */
+export interface WebhookSettled {
+  readonly status: WebhookOutcome['status'];
+  readonly createdAt: number;
+  readonly nowMs: number;
+}
+
+/**
  * What the loop needs.
  *
  * @example
@@ -107,6 +122,8 @@ export interface DispatcherDeps {
   readonly timing?: DispatcherTiming | undefined;
   /** Resolves endpoint host names (default: the system resolver). */
   readonly resolve?: Resolver | undefined;
+  /** Called for each attempt this process settled (not for one handed back on close). */
+  readonly onSettled?: ((settled: WebhookSettled) => void) | undefined;
 }
 
 /**
@@ -229,7 +246,10 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
           ? failure(delivery, 'the signing secret cannot be opened with this database key', null)
           : outcomeOf(delivery, result);
       const settled = await store.webhooks.settle(delivery, outcome, epoch());
-      if (settled && result?.outcome !== 'stopped') await track(endpoint, outcome);
+      if (settled && result?.outcome !== 'stopped') {
+        deps.onSettled?.({ status: outcome.status, createdAt: delivery.createdAt, nowMs: Date.now() });
+        await track(endpoint, outcome);
+      }
       const fields = { event: `webhook_${outcome.status}`, ...ids, httpStatus: outcome.httpStatus, settled };
       if (outcome.status === 'delivered') log.info(fields, 'webhook delivered');
       else

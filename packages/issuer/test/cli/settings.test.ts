@@ -68,6 +68,8 @@ const FIXED = [
   'webhooks.maxSecretOverlap',
   'webhooks.maxResponseHeaderBytes',
   'shutdown.closeTimeout',
+  'telemetry.maxClientIds',
+  'telemetry.maxReasons',
   'health.databaseTimeout',
   'health.cacheFor',
 ];

@@ -233,4 +233,11 @@ wait $holder || true
 case_ drain-delay-too-long
 GATEHOUSE_SHUTDOWN_DRAIN_DELAY=30 gatehouse-issuer start 2>&1 || echo "exit code $?"
 
+# ---- The metrics endpoint cannot start ---------------------------------------------------------------
+case_ metrics-token-required
+GATEHOUSE_TELEMETRY_PROMETHEUS=issuer-port gatehouse-issuer start 2>&1 || echo "exit code $?"
+
+case_ metrics-port-in-use
+GATEHOUSE_TELEMETRY_PROMETHEUS=own-port GATEHOUSE_TELEMETRY_PROMETHEUS_PORT=$TAKEN_PORT gatehouse-issuer start --port 3002 2>&1 || echo "exit code $?"
+
 echo "=== done"

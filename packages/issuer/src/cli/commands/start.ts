@@ -98,6 +98,7 @@ export async function start(args: ParsedArgs, io: CliIo): Promise<Issuer> {
       `  Management API:  ${config.managementAudience}  (OpenAPI: ${config.managementAudience}/openapi.json)`,
       ...(config.console.enabled ? [`  Admin console:   ${config.baseUrl}/console/`] : []),
       `  Database:        ${config.store === undefined ? describeDatabase(config.database) : store.driver}`,
+      ...metricsLines(issuer),
       ...adminLines(issuer, secret, reissue),
     ];
     io.stderr.write(`${lines.join('\n')}\n`);
@@ -106,4 +107,16 @@ export async function start(args: ParsedArgs, io: CliIo): Promise<Issuer> {
     await issuer.close();
     throw err;
   }
+}
+
+/** Where Prometheus reads the metrics, when the `/metrics` endpoint is on (never the token). */
+function metricsLines(issuer: Issuer): string[] {
+  const { telemetry, baseUrl } = issuer.config;
+  const token = telemetry.prometheusToken === undefined ? '' : '  (bearer token required)';
+  if (issuer.metricsAddress !== undefined) {
+    const { address, port } = issuer.metricsAddress;
+    const host = address.includes(':') ? `[${address}]` : address;
+    return [`  Metrics:         http://${host}:${port}/metrics${token}`];
+  }
+  return telemetry.prometheus === 'issuer-port' ? [`  Metrics:         ${baseUrl}/metrics${token}`] : [];
 }

@@ -140,6 +140,12 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
     },
     keyChanges,
     externalChanges: configNotifications(notifications),
+    poolUsage: () => ({
+      used: pool.totalCount - pool.idleCount,
+      idle: pool.idleCount,
+      pending: pool.waitingCount,
+      max: pool.options.max,
+    }),
   });
 }
 

@@ -8,6 +8,7 @@
 import { traceStatements } from '../../tracing/database.js';
 import { type ExternalChanges, followConfigChanges } from '../config-changes.js';
 import type { Executor } from '../executor.js';
+import { observedExecutor, type PoolUsage, registerObservation, type TimingSlot } from '../observation.js';
 import type { Store, StoreTables } from '../store.js';
 import { applicationStore } from './applications.js';
 import { auditEventStore } from './audit-events.js';
@@ -41,6 +42,8 @@ export interface DriverParts extends Pick<Store, 'driver' | 'multiNode' | 'migra
   readonly keyChanges: KeyChanges;
   /** Writes to the database by other processes or instances, as the driver sees them. */
   readonly externalChanges: ExternalChanges;
+  /** The connection pool's use now (PostgreSQL), for the issuer's metrics. */
+  readonly poolUsage?: (() => PoolUsage) | undefined;
 }
 
 /** The executor under each SQL store, for whole-table work (`storage/copy.ts`). */
@@ -88,8 +91,13 @@ const TRANSACTION_LOCK = 'store.transaction';
  * ```
  */
 export function createSqlStore(driverDb: Executor, parts: DriverParts): Store {
-  // A span per statement inside a traced request, for both drivers (tracing/database.ts).
-  const { db, changes } = followConfigChanges(traceStatements(driverDb), parts.externalChanges);
+  // Timed only once an observer is set (the issuer's metrics, storage/observation.ts); a span per
+  // statement inside a traced request (tracing/database.ts) — for both drivers.
+  const slot: TimingSlot = { timing: undefined };
+  const { db, changes } = followConfigChanges(
+    traceStatements(observedExecutor(driverDb, slot)),
+    parts.externalChanges,
+  );
   const store: Store = {
     driver: parts.driver,
     multiNode: parts.multiNode,
@@ -113,5 +121,6 @@ export function createSqlStore(driverDb: Executor, parts: DriverParts): Store {
     totpFactors: totpFactorStore(db),
   };
   EXECUTORS.set(store, db);
+  registerObservation(store, slot, parts.driver === 'postgres' ? 'postgresql' : 'sqlite', parts.poolUsage);
   return store;
 }
