@@ -64,6 +64,9 @@ export function formatServing(world: World, p: Painter): string {
     ...(world.issuer.metricsAddress === undefined
       ? []
       : [`  metrics    http://127.0.0.1:${world.issuer.metricsAddress.port}/metrics  (Prometheus format)`]),
+    world.issuer.tracesEndpoint === undefined
+      ? "  traces     none sent: start with OTEL_EXPORTER_OTLP_ENDPOINT=<an OTLP collector, e.g. http://127.0.0.1:4318> to see the issuer's spans"
+      : `  traces     sent to ${world.issuer.tracesEndpoint} (OTLP); each issuer log line carries its trace_id`,
     '',
     'Audit lines of the orders API and decisions of the backend appear below as you click. Ctrl-C stops everything.',
   ].join('\n');

@@ -151,6 +151,10 @@ describe('the demo flow', () => {
     );
   });
 
+  it('says how to see its traces (no OTLP collector given: none sent)', () => {
+    expect(printed).toContain('traces     none sent: start with OTEL_EXPORTER_OTLP_ENDPOINT=');
+  });
+
   it('prints each step and the demo credentials, but never a token, a code or a secret', () => {
     expect(printed).toContain('1. sam, a support engineer, signs in to the support console');
     expect(printed).toContain('act.sub');

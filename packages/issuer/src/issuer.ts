@@ -41,6 +41,12 @@ export interface Issuer {
    * by `createIssuer()`; `undefined` otherwise.
    */
   readonly metricsAddress: AddressInfo | undefined;
+  /**
+   * Where the issuer exports its spans (the OTLP/HTTP traces URL) when it registered the trace SDK
+   * itself (an OTLP endpoint set, `telemetry.traces` on, no tracer provider registered before);
+   * `undefined` otherwise.
+   */
+  readonly tracesEndpoint: string | undefined;
   /** Node request handler serving every route. */
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
   /** The public JWKS now in force. */

@@ -213,6 +213,7 @@ async function assemble(
     },
     handler,
     metricsAddress: telemetry.metricsAddress,
+    tracesEndpoint: telemetry.tracesEndpoint,
     jwks: () => keys.current().jwks as unknown as { keys: Record<string, unknown>[] },
     listen: servers.listen,
     serve: servers.serve,

@@ -47,6 +47,8 @@ export interface IssuerTelemetry {
   readonly metrics: IssuerMetrics | undefined;
   /** The own `/metrics` server's address (`prometheus: own-port`). */
   readonly metricsAddress: AddressInfo | undefined;
+  /** The OTLP traces URL, when the issuer registered the trace SDK itself. */
+  readonly tracesEndpoint?: string | undefined;
   /** `handler`, serving `{basePath}/metrics` too when `prometheus` is `issuer-port`. */
   serve(handler: RequestHandler): RequestHandler;
   /** Export what is left (OTLP), shut the provider the issuer built down, close the own server. */
@@ -87,6 +89,7 @@ export async function startTelemetry(
     const { metrics } = started;
     return {
       ...started,
+      tracesEndpoint: tracing?.endpoint,
       // Every request measured (http.server.request.duration), /metrics included when on the issuer's port.
       serve: (handler) =>
         metrics === undefined

@@ -28,6 +28,18 @@ function otlpFromEnvironment(env: NodeJS.ProcessEnv): boolean {
 }
 
 /**
+ * The OTLP traces URL the exporter posts to, as the OTLP exporter specification resolves it: the
+ * setting's `{otlpEndpoint}/v1/traces`, else `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` as given, else
+ * `{OTEL_EXPORTER_OTLP_ENDPOINT}/v1/traces`.
+ */
+function tracesUrl(otlpEndpoint: string | undefined, env: NodeJS.ProcessEnv): string {
+  const join = (base: string) => `${base.replace(/\/+$/, '')}/v1/traces`;
+  if (otlpEndpoint !== undefined) return join(otlpEndpoint);
+  const specific = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  return specific ? specific : join(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() ?? '');
+}
+
+/**
  * The trace SDK the issuer registered.
  *
  * @example
@@ -37,6 +49,8 @@ function otlpFromEnvironment(env: NodeJS.ProcessEnv): boolean {
  * ```
  */
 export interface IssuerTracing {
+  /** Where the spans go: the OTLP/HTTP traces URL (`{endpoint}/v1/traces`). */
+  readonly endpoint: string;
   /** Export the spans left, shut the provider down and unregister what the issuer registered. */
   close(): Promise<void>;
 }
@@ -57,6 +71,7 @@ export function startTracing(
   const env = context_.env ?? process.env;
   if (!settings.traces) return undefined;
   if (settings.otlpEndpoint === undefined && !otlpFromEnvironment(env)) return undefined;
+  const endpoint = tracesUrl(settings.otlpEndpoint, env);
   const exporter = new OTLPTraceExporter(
     settings.otlpEndpoint === undefined ? {} : { url: `${settings.otlpEndpoint}/v1/traces` },
   );
@@ -75,6 +90,7 @@ export function startTracing(
   const ownsContext = context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const ownsPropagator = propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   return {
+    endpoint,
     async close() {
       await provider
         .shutdown()

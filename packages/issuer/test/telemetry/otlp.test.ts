@@ -72,6 +72,8 @@ describe('OTLP export', () => {
     process.env.OTEL_SERVICE_NAME = 'id-eu-west';
     // An hour between exports: only the export on close can bring the count.
     t = await startIssuer('sqlite', { telemetry: { exportInterval: 3_600 } });
+    // The traces go to the same collector, at the path the OTLP specification appends.
+    expect(t.issuer.tracesEndpoint).toBe(`${collector.url}/v1/traces`);
     await loadWorld(t);
     await tokenRequest(t.baseUrl, { grant_type: 'client_credentials', resource: ORDERS }, worker);
     expect(collector.bodies.some(issuedIn)).toBe(false);
@@ -86,16 +88,19 @@ describe('OTLP export', () => {
 describe('trace SDK start-up', () => {
   it('registers the trace SDK, pushes spans to {otlpEndpoint}/v1/traces, and unregisters it on close', async () => {
     collector = await startCollector();
-    t = await startIssuer('sqlite', { telemetry: { otlpEndpoint: collector.url } });
+    t = await startIssuer('sqlite', { telemetry: { otlpEndpoint: `${collector.url}/` } });
     expect(t.logs.text).toContain('"event":"telemetry.traces_started"');
-    const span = trace.getTracer('probe').startSpan('probe-span');
-    expect(span.isRecording()).toBe(true);
-    span.end();
+    expect(t.issuer.tracesEndpoint).toBe(`${collector.url}/v1/traces`);
+    await loadWorld(t);
+    await tokenRequest(t.baseUrl, { grant_type: 'client_credentials', resource: ORDERS }, worker);
     await t.close();
     t = undefined;
-    const body = collector.spans.find((sent) => sent.includes('probe-span'));
+    // The token request's spans, exported on close: the request, the grant, its statements.
+    const body = collector.spans.find((sent) => sent.includes('POST /oidc/token'));
     expect(body).toBeDefined();
     expect(body).toContain('"gatehouse-issuer"');
+    expect(body).toContain('oidc.grant');
+    expect(body).not.toContain(SECRETS.worker);
     expect(trace.getTracer('probe').startSpan('after').isRecording()).toBe(false);
   });
 
@@ -107,6 +112,7 @@ describe('trace SDK start-up', () => {
     try {
       t = await startIssuer('sqlite', { telemetry: { otlpEndpoint: collector.url } });
       expect(t.logs.text).toContain('"event":"telemetry.tracer_provider_exists"');
+      expect(t.issuer.tracesEndpoint).toBeUndefined();
       trace.getTracer('probe').startSpan('app-span').end();
       await t.close();
       t = undefined;
@@ -119,6 +125,7 @@ describe('trace SDK start-up', () => {
     }
     t = await startIssuer('sqlite', { telemetry: { otlpEndpoint: collector.url, traces: false } });
     expect(t.logs.text).not.toContain('telemetry.traces_started');
+    expect(t.issuer.tracesEndpoint).toBeUndefined();
     expect(trace.getTracer('probe').startSpan('no-sdk').isRecording()).toBe(false);
   });
 });
