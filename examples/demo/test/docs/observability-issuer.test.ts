@@ -1,56 +1,26 @@
 /**
  * docs/observability.md, "Issuer: traces": OpenTelemetry's SDK registered the way the page shows (its
- * exporter in memory here, a W3C propagator written out below), a real issuer on loopback answering
+ * exporter in memory here), a real issuer on loopback answering
  * a client-credentials request that carries a `traceparent` and a Management API change: the spans,
  * their names and parents, and one trace id in the span, the request's log line and the audit event.
  */
-import { type AddressInfo, createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { createIssuer, TRACING_NAMES } from '@gatehouse/issuer';
 import * as api from '@opentelemetry/api';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BatchSpanProcessor, InMemorySpanExporter, TracerProvider } from '@opentelemetry/sdk-trace';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../../test/support/ports.js';
 
-/** W3C Trace Context's `traceparent`, as @opentelemetry/core's W3CTraceContextPropagator reads it. */
-const propagator: api.TextMapPropagator = {
-  inject(ctx: api.Context, carrier: unknown, setter: api.TextMapSetter) {
-    const span = trace.getSpanContext(ctx);
-    if (span) setter.set(carrier, 'traceparent', `00-${span.traceId}-${span.spanId}-01`);
-  },
-  extract(ctx: api.Context, carrier: unknown, getter: api.TextMapGetter) {
-    const value = getter.get(carrier, 'traceparent');
-    const match = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0([01])$/.exec(String(value ?? ''));
-    if (match === null) return ctx;
-    return trace.setSpanContext(ctx, {
-      traceId: match[1]!,
-      spanId: match[2]!,
-      traceFlags: Number(match[3]),
-      isRemote: true,
-    });
-  },
-  fields: () => ['traceparent'],
-};
 const exporter = new InMemorySpanExporter();
-
-/** A free loopback port. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The page's set-up, run before the issuer is created. */
 function setUpOpenTelemetry() {
-  // … exporter: an OTLPTraceExporter; propagator: W3CTraceContextPropagator (@opentelemetry/core)
+  // … exporter: an OTLPTraceExporter (in memory in this test)
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(propagator);
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   const tracerProvider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter })] });
   trace.setGlobalTracerProvider(tracerProvider);
   return tracerProvider;

@@ -1,20 +1,11 @@
 /**
  * Tracing for a test file: an in-memory exporter behind the global tracer provider, the
- * AsyncLocalStorage context manager and a W3C Trace Context propagator (written here: the API has no
- * propagator of its own, and the SDK's lives in a package the issuer does not depend on) — what an
- * application registers, in memory. `stop()` unregisters all of it.
+ * AsyncLocalStorage context manager and the W3C Trace Context propagator (@opentelemetry/core) — what
+ * an application registers, in memory. `stop()` unregisters all of it.
  */
-import {
-  type Context,
-  context,
-  propagation,
-  type TextMapGetter,
-  type TextMapPropagator,
-  type TextMapSetter,
-  TraceFlags,
-  trace,
-} from '@opentelemetry/api';
+import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
   InMemorySpanExporter,
   type ReadableSpan,
@@ -22,28 +13,8 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 
-const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
-
-/** W3C Trace Context (`traceparent` only; `tracestate` is not needed here). */
-export const w3cPropagator: TextMapPropagator = {
-  inject(ctx: Context, carrier: unknown, setter: TextMapSetter) {
-    const span = trace.getSpanContext(ctx);
-    if (span === undefined) return;
-    setter.set(carrier, 'traceparent', `00-${span.traceId}-${span.spanId}-0${span.traceFlags & 1}`);
-  },
-  extract(ctx: Context, carrier: unknown, getter: TextMapGetter) {
-    const header = getter.get(carrier, 'traceparent');
-    const match = TRACEPARENT.exec(Array.isArray(header) ? (header[0] ?? '') : (header ?? ''));
-    if (match === null) return ctx;
-    return trace.setSpanContext(ctx, {
-      traceId: match[1]!,
-      spanId: match[2]!,
-      traceFlags: Number.parseInt(match[3]!, 16) & TraceFlags.SAMPLED,
-      isRemote: true,
-    });
-  },
-  fields: () => ['traceparent'],
-};
+/** W3C Trace Context (`traceparent`, `tracestate`). */
+const w3cPropagator = new W3CTraceContextPropagator();
 
 /** The registered SDK of a test file. */
 export interface Tracing {
