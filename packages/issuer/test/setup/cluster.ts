@@ -1,7 +1,8 @@
 /**
  * A throwaway PostgreSQL cluster on a free loopback port, for tests (`postgres.ts`, the vitest global
  * setup) and the storage benchmark (`bench/storage.bench.mjs`, which imports this file directly).
- * Self-contained on purpose (only `node:` modules and `pg`), so Node runs it without a build step.
+ * Self-contained on purpose (only `node:` modules, `pg` and the repository's port
+ * picker, imported as `.ts`), so Node runs it without a build step.
  *
  * Finds the server binaries (Debian's /usr/lib/postgresql/<version>/bin, newest first, or PATH), runs
  * initdb in a temporary directory, starts `postgres` listening on 127.0.0.1 only (its Unix socket in
@@ -13,7 +14,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import pg from 'pg';
-import { freePort } from '../../../../test/support/ports.js';
+import { freePort } from '../../../../test/support/ports.ts';
 
 /** Signals that end a test or benchmark run early; the cluster is stopped on each. */
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];

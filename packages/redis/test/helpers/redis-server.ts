@@ -1,7 +1,7 @@
 /**
  * A throwaway `redis-server` on a free loopback port, for the tests and the benchmark
  * (`bench/replay.bench.mjs` imports this file directly). Self-contained on purpose (only `node:`
- * modules), so Node runs it without a build step.
+ * modules and the repository's port picker, imported as `.ts`), so Node runs it without a build step.
  *
  * The server runs in the foreground of its own process group with persistence off (`--save ''`,
  * `--appendonly no`) in a temporary directory, listening on 127.0.0.1 only. `stop()` ends the group
@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { freePort } from '../../../../test/support/ports.js';
+import { freePort } from '../../../../test/support/ports.ts';
 
 /** A running (or stopped, then restartable) server. */
 export interface RedisServer {
