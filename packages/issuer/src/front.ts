@@ -142,11 +142,14 @@ export function createFrontHandler(deps: FrontDeps): RequestHandler {
       return;
     }
     const path = url.pathname;
-    const traced = startRequestSpan(req, res, () => ({
-      // Masked below the base path only (a base path such as `/auth` is not an id to mask).
-      path: path.startsWith(config.basePath)
+    // What spans and log lines show: masked below the base path only (a base path such as `/auth` is
+    // not an id to mask).
+    const shown = () =>
+      path.startsWith(config.basePath)
         ? `${config.basePath}${logPath(path.slice(config.basePath.length))}`
-        : logPath(path),
+        : logPath(path);
+    const traced = startRequestSpan(req, res, () => ({
+      path: shown(),
       scheme: url.protocol.slice(0, -1),
       route: frontRoute(path, config.basePath),
     }));
@@ -158,7 +161,7 @@ export function createFrontHandler(deps: FrontDeps): RequestHandler {
         log[level]({
           event: 'http',
           method: req.method,
-          path: logPath(path),
+          path: shown(),
           status: res.statusCode,
           ms: Math.round(performance.now() - started),
           ...requestTraceFields(req),
