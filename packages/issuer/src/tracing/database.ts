@@ -11,11 +11,11 @@
  *
  * @module
  */
-import { context, SpanKind, trace } from '@opentelemetry/api';
+import { SpanKind } from '@opentelemetry/api';
 import type { Executor } from '../storage/executor.js';
 import { TRACING_NAMES } from './names.js';
 import { summarize } from './query-summary.js';
-import { failed, inChildSpan, recordingParent } from './tracer.js';
+import { inChildSpan, recordingParent } from './tracer.js';
 
 const A = TRACING_NAMES.attributes;
 
@@ -34,40 +34,19 @@ const SYSTEMS = Object.freeze({ sqlite: 'sqlite', postgres: 'postgresql' });
 export function traceStatements(db: Executor): Executor {
   const system = SYSTEMS[db.dialect.name];
   const statement = <T>(sql: string, run: () => Promise<T>): Promise<T> => {
-    const parent = recordingParent();
-    if (parent === undefined) return run();
+    // Summarized only inside a traced request: otherwise one look at the tracer and nothing more.
+    if (recordingParent() === undefined) return run();
     const shape = summarize(sql);
-    const span = parent.tracer.startSpan(
+    return inChildSpan(
       shape.summary,
       {
-        kind: SpanKind.CLIENT,
-        attributes: {
-          [A.dbSystem]: system,
-          [A.dbSummary]: shape.summary,
-          ...(shape.operation === undefined ? {} : { [A.dbOperation]: shape.operation }),
-          ...(shape.collection === undefined ? {} : { [A.dbCollection]: shape.collection }),
-        },
+        [A.dbSystem]: system,
+        [A.dbSummary]: shape.summary,
+        ...(shape.operation === undefined ? {} : { [A.dbOperation]: shape.operation }),
+        ...(shape.collection === undefined ? {} : { [A.dbCollection]: shape.collection }),
       },
-      parent.context,
-    );
-    let result: Promise<T>;
-    try {
-      result = context.with(trace.setSpan(parent.context, span), run);
-    } catch (error) {
-      failed(span, error);
-      span.end();
-      throw error;
-    }
-    return result.then(
-      (value) => {
-        span.end();
-        return value;
-      },
-      (error: unknown) => {
-        failed(span, error);
-        span.end();
-        throw error;
-      },
+      run,
+      { kind: SpanKind.CLIENT },
     );
   };
   return {
