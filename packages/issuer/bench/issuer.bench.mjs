@@ -17,12 +17,13 @@
  * BENCH_WARMUP (1 s), BENCH_CONCURRENCY (8).
  * Prints a Markdown table and writes packages/issuer/bench/results/issuer.json.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load, rotated } from './load.mjs';
+import { startTarget, tokenRequest } from './target.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -33,30 +34,6 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const pin = spawnSync('taskset', ['--version']).status === 0 && cpus().length >= 2;
 // The load generator (this process, every thread) on core 1; the targets on core 0.
 if (pin) spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
-
-async function startTarget(mode) {
-  const [cmd, args] = pin
-    ? ['taskset', ['-c', '0', process.execPath, join(here, 'server.mjs'), mode]]
-    : [process.execPath, [join(here, 'server.mjs'), mode]];
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  let buffer = '';
-  const info = await new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      buffer += chunk;
-      const line = buffer.split('\n')[0];
-      if (buffer.includes('\n')) resolve(JSON.parse(line));
-    });
-    child.once('exit', (code) => reject(new Error(`${mode} exited with ${code}`)));
-  });
-  return {
-    ...info,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
-}
 
 /** Requests/s of `request` over `ms`. */
 const rate = async (ms, request) => {
@@ -77,24 +54,6 @@ async function interleaved(requests, round) {
   return Object.fromEntries(names.map((name) => [name, totals[name].done / totals[name].seconds]));
 }
 
-const tokenRequest = (target) => {
-  const authorization = `Basic ${Buffer.from(`${target.clientId}:${target.clientSecret}`).toString('base64')}`;
-  const body = new URLSearchParams({
-    grant_type: 'client_credentials',
-    resource: target.resource,
-    scope: 'read:orders',
-  }).toString();
-  return async () => {
-    const res = await fetch(`${target.url}/oidc/token`, {
-      method: 'POST',
-      headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
-      body,
-    });
-    const json = await res.json();
-    return res.status === 200 && typeof json.access_token === 'string';
-  };
-};
-
 const apiRead = (target, path) => {
   const headers = { authorization: `Bearer ${target.adminToken}` };
   return async () => {
@@ -114,9 +73,9 @@ const rounds = [];
 for (let round = 0; round < ROUNDS; round++) {
   const targets = {};
   try {
-    for (const mode of ['gatehouse', 'baseline']) targets[mode] = await startTarget(mode);
+    for (const mode of ['gatehouse', 'baseline']) targets[mode] = await startTarget({ mode, pin });
     const requests = Object.fromEntries(
-      Object.entries(targets).map(([mode, target]) => [mode, tokenRequest(target)]),
+      Object.entries(targets).map(([mode, target]) => [mode, tokenRequest(target, { scope: 'read:orders' })]),
     );
     for (const request of Object.values(requests)) await rate(WARMUP, request);
     const result = await interleaved(requests, round);

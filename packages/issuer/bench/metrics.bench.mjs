@@ -16,15 +16,15 @@
  * BENCH_CONCURRENCY (8), BENCH_SCRAPE (5 s).
  * Prints a Markdown table and writes packages/issuer/bench/results/metrics.json.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load, rotated } from './load.mjs';
+import { startTarget, tokenRequest } from './target.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const server = join(here, 'server.mjs');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DURATION = Number(process.env.BENCH_DURATION ?? 6) * 1000;
 const SLICES = Number(process.env.BENCH_SLICES ?? 6);
@@ -38,50 +38,6 @@ const TARGETS = {
   off: { metrics: false },
   default: {},
   prometheus: { prometheus: 'own-port', prometheusPort: 0 },
-};
-
-async function startTarget(name) {
-  const [cmd, args] = pin
-    ? ['taskset', ['-c', '0', process.execPath, server, 'gatehouse']]
-    : [process.execPath, [server, 'gatehouse']];
-  const child = spawn(cmd, args, {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, BENCH_TELEMETRY: JSON.stringify(TARGETS[name]) },
-  });
-  let buffer = '';
-  const info = await new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      buffer += chunk;
-      if (buffer.includes('\n')) resolve(JSON.parse(buffer.split('\n')[0]));
-    });
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
-  });
-  return {
-    ...info,
-    pid: child.pid,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
-const tokenRequest = (target) => {
-  const authorization = `Basic ${Buffer.from(`${target.clientId}:${target.clientSecret}`).toString('base64')}`;
-  const body = new URLSearchParams({
-    grant_type: 'client_credentials',
-    resource: target.resource,
-  }).toString();
-  return async () => {
-    const res = await fetch(`${target.url}/oidc/token`, {
-      method: 'POST',
-      headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
-      body,
-    });
-    const json = await res.json();
-    return res.status === 200 && typeof json.access_token === 'string';
-  };
 };
 
 /** CPU seconds (user + system) process `pid` has used so far (Linux /proc; clock ticks of 10 ms). */
@@ -104,7 +60,12 @@ for (let round = 0; round < ROUNDS; round++) {
   const targets = {};
   let scraper;
   try {
-    for (const name of names) targets[name] = await startTarget(name);
+    for (const name of names)
+      targets[name] = await startTarget({
+        env: { BENCH_TELEMETRY: JSON.stringify(TARGETS[name]) },
+        pin,
+        label: name,
+      });
     const requests = Object.fromEntries(names.map((name) => [name, tokenRequest(targets[name])]));
     for (const name of names) await load(WARMUP, requests[name], CONCURRENCY);
     const metricsUrl = `http://127.0.0.1:${targets.prometheus.metricsPort}/metrics`;

@@ -21,12 +21,13 @@
  * BENCH_CONCURRENCY (8), BENCH_BEFORE_DIST. Prints a Markdown table and writes
  * packages/issuer/bench/results/tracing.json.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load, rotated } from './load.mjs';
+import { startTarget, tokenRequest } from './target.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -55,49 +56,6 @@ const TARGETS = {
   ...(BEFORE === undefined ? {} : { before: { BENCH_DIST: BEFORE } }),
 };
 
-async function startTarget(env) {
-  const script = join(here, 'server.mjs');
-  const [cmd, args] = pin
-    ? ['taskset', ['-c', '0', process.execPath, script, 'gatehouse']]
-    : [process.execPath, [script, 'gatehouse']];
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
-  let buffer = '';
-  const info = await new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      buffer += chunk;
-      if (buffer.includes('\n')) resolve(JSON.parse(buffer.split('\n')[0]));
-    });
-    child.once('exit', (code) => reject(new Error(`target exited with ${code}`)));
-  });
-  return {
-    ...info,
-    pid: child.pid,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
-const tokenRequest = (target) => {
-  const authorization = `Basic ${Buffer.from(`${target.clientId}:${target.clientSecret}`).toString('base64')}`;
-  const body = new URLSearchParams({
-    grant_type: 'client_credentials',
-    resource: target.resource,
-    scope: 'read:orders',
-  }).toString();
-  return async () => {
-    const res = await fetch(`${target.url}/oidc/token`, {
-      method: 'POST',
-      headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
-      body,
-    });
-    const json = await res.json();
-    return res.status === 200 && typeof json.access_token === 'string';
-  };
-};
-
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -108,9 +66,12 @@ const rounds = [];
 for (let round = 0; round < ROUNDS; round++) {
   const targets = {};
   try {
-    for (const [name, env] of Object.entries(TARGETS)) targets[name] = await startTarget(env);
+    for (const [name, env] of Object.entries(TARGETS))
+      targets[name] = await startTarget({ env, pin, label: 'target' });
     const names = Object.keys(targets);
-    const requests = Object.fromEntries(names.map((name) => [name, tokenRequest(targets[name])]));
+    const requests = Object.fromEntries(
+      names.map((name) => [name, tokenRequest(targets[name], { scope: 'read:orders' })]),
+    );
     for (const name of names) await load(WARMUP, requests[name], CONCURRENCY);
     const totals = Object.fromEntries(names.map((name) => [name, { done: 0, seconds: 0, cpu: 0 }]));
     for (let slice = 0; slice < SLICES; slice++)
