@@ -14,6 +14,7 @@ import { runCli } from '../../src/cli/run.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { resolveShutdownConfig } from '../../src/config/shutdown.js';
 import { resolveConfig } from '../../src/issuer-config.js';
+import { cliIo } from '../helpers/cli-io.js';
 
 const base = { baseUrl: 'http://localhost:3001' };
 
@@ -76,21 +77,10 @@ describe('shutdown settings', () => {
   });
 
   it('the CLI names the variable that set a delay too long for the timeout', async () => {
-    let stderr = '';
-    const io = {
-      stdout: { write: () => true },
-      stderr: {
-        write: (text: string) => {
-          stderr += text;
-          return true;
-        },
-      },
-      env: { GATEHOUSE_SHUTDOWN_DRAIN_DELAY: '30' },
-      cwd: tmpdir(),
-    };
-    const { code } = await runCli(['start', '--database', ':memory:', '--port', '0'], io as never);
+    const cli = cliIo({ GATEHOUSE_SHUTDOWN_DRAIN_DELAY: '30' });
+    const { code } = await runCli(['start', '--database', ':memory:', '--port', '0'], cli.io as never);
     expect(code).toBe(2);
-    expect(stderr).toBe(
+    expect(cli.stderr()).toBe(
       'Configuration error: "GATEHOUSE_SHUTDOWN_DRAIN_DELAY" must be less than shutdown.drainTimeout (25)\n',
     );
   });

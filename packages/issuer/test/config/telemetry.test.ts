@@ -15,6 +15,7 @@ import { runCli } from '../../src/cli/run.js';
 import { CLI_SETTINGS } from '../../src/cli/settings.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { resolveConfig } from '../../src/issuer-config.js';
+import { cliIo } from '../helpers/cli-io.js';
 
 const base = { baseUrl: 'http://localhost:3001' };
 const TOKEN = 'metrics-token-0123456789abcdefghijklmnop';
@@ -122,21 +123,10 @@ describe('telemetry settings', () => {
   });
 
   it('the CLI names the variable of a short token, and never echoes it', async () => {
-    let stderr = '';
-    const io = {
-      stdout: { write: () => true },
-      stderr: {
-        write: (text: string) => {
-          stderr += text;
-          return true;
-        },
-      },
-      env: { GATEHOUSE_TELEMETRY_PROMETHEUS_TOKEN: 'too-short-a-token' },
-      cwd: tmpdir(),
-    };
-    const { code } = await runCli(['start', '--database', ':memory:', '--port', '0'], io as never);
+    const cli = cliIo({ GATEHOUSE_TELEMETRY_PROMETHEUS_TOKEN: 'too-short-a-token' });
+    const { code } = await runCli(['start', '--database', ':memory:', '--port', '0'], cli.io as never);
     expect(code).toBe(2);
-    expect(stderr).toBe(
+    expect(cli.stderr()).toBe(
       'Configuration error: "GATEHOUSE_TELEMETRY_PROMETHEUS_TOKEN" must be a string of at least 32 characters\n',
     );
   });

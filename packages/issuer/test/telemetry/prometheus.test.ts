@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { ConfigError } from '../../src/errors.js';
 import { tokenRequest } from '../helpers/agent.js';
+import { cliIo } from '../helpers/cli-io.js';
 import { loadWorld, ORDERS, SECRETS } from '../helpers/fixtures.js';
 import { startIssuer, type TestIssuer } from '../helpers/issuer.js';
 
@@ -119,31 +120,23 @@ describe('Prometheus /metrics', () => {
   });
 
   it('gatehouse-issuer start prints where /metrics is, and that it needs the token (never the token)', async () => {
-    let stderr = '';
-    const io = {
-      stdout: { write: () => true },
-      stderr: {
-        write: (text: string) => {
-          stderr += text;
-          return true;
-        },
-      },
-      env: {
-        GATEHOUSE_TELEMETRY_PROMETHEUS: 'own-port',
-        GATEHOUSE_TELEMETRY_PROMETHEUS_PORT: '0',
-        GATEHOUSE_TELEMETRY_PROMETHEUS_TOKEN: TOKEN,
-        GATEHOUSE_LOG_LEVEL: 'silent',
-      },
-      cwd: tmpdir(),
-    };
-    const { code, issuer } = await runCli(['start', '--database', ':memory:', '--port', '0'], io as never);
+    const cli = cliIo({
+      GATEHOUSE_TELEMETRY_PROMETHEUS: 'own-port',
+      GATEHOUSE_TELEMETRY_PROMETHEUS_PORT: '0',
+      GATEHOUSE_TELEMETRY_PROMETHEUS_TOKEN: TOKEN,
+      GATEHOUSE_LOG_LEVEL: 'silent',
+    });
+    const { code, issuer } = await runCli(
+      ['start', '--database', ':memory:', '--port', '0'],
+      cli.io as never,
+    );
     expect(code).toBe(0);
     try {
       const port = issuer!.metricsAddress!.port;
-      expect(stderr).toContain(
+      expect(cli.stderr()).toContain(
         `  Metrics:         http://127.0.0.1:${port}/metrics  (bearer token required)\n`,
       );
-      expect(stderr).not.toContain(TOKEN);
+      expect(cli.stderr()).not.toContain(TOKEN);
     } finally {
       await issuer!.close();
     }
