@@ -72,10 +72,10 @@ describe('docs/observability.md', () => {
     expect(section).toContain(`\`${attribute}\``);
   });
 
-  it('names the span and the recordSubject default', () => {
+  it.each(['recordSubject', 'spans'] as const)('names the span and the %s default', (option) => {
     expect(section).toContain(`\`${TELEMETRY_NAMES.span}\``);
-    const row = section.split('\n').find((l) => l.startsWith('| `telemetry.recordSubject` |'));
-    expect(row).toContain(`\`${DEFAULTS.telemetry.recordSubject}\``);
+    const row = section.split('\n').find((l) => l.startsWith(`| \`telemetry.${option}\` |`));
+    expect(row).toContain(`\`${DEFAULTS.telemetry[option]}\``);
   });
 });
 

@@ -13,6 +13,7 @@
  *   spans       this tree, spans and metrics on: the SDK's TracerProvider (AlwaysOn sampler, a
  *               BatchSpanProcessor with an exporter that discards) and MeterProvider
  *   sampled-out the same with an AlwaysOff sampler: what the requests of a trace sampling drops cost
+ *   metrics     the same with `spans: false`: the metrics alone, no span started
  *
  * each with the result cache on (the same token repeated: "cached") and off ("uncached"). Both builds
  * are bundled here by esbuild with the same settings from their sources, into a temporary directory
@@ -181,6 +182,11 @@ const variants = (cache) => {
       ...c,
       telemetry: { tracerProvider: unsampled, meterProvider },
     }),
+    metrics: present.createVerifier({
+      ...common,
+      ...c,
+      telemetry: { tracerProvider, meterProvider, spans: false },
+    }),
   };
 };
 const cases = [
@@ -225,6 +231,7 @@ const DIFFS = [
   ['sdk-span', 'off'],
   ['spans', 'sdk-span'],
   ['sampled-out', 'off'],
+  ['metrics', 'off'],
 ];
 const results = {};
 for (let round = 0; round <= ROUNDS; round++) {
@@ -254,8 +261,8 @@ const lines = [
   `node ${process.version}, ${ROUNDS} rounds x ${SAMPLE_MS} ms per benchmark, RS256, medians; differences paired per round; ` +
     `${CPU_CLOCK ? 'per second of process CPU time' : 'per elapsed second'}; baseline = ${baseCommit}`,
   '',
-  '| mode | baseline | absent | off | noop | sdk-span | spans | sampled-out | absent − baseline | spans − off | spans − sdk-span | sampled-out − off |',
-  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| mode | baseline | absent | off | noop | sdk-span | spans | sampled-out | metrics | absent − baseline | spans − off | spans − sdk-span | sampled-out − off | metrics − off |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
 ];
 const summary = {};
 for (const mode of Object.keys(results)) {
@@ -272,7 +279,7 @@ for (const mode of Object.keys(results)) {
   const f = (x) => x.toFixed(2);
   const s = (x) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
   lines.push(
-    `| ${mode} | ${f(us.baseline)} | ${f(us.absent)} | ${f(us.off)} | ${f(us.noop)} | ${f(us['sdk-span'])} | ${f(us.spans)} | ${f(us['sampled-out'])} | ${s(diff['absent − baseline'])} | ${s(diff['spans − off'])} | ${s(diff['spans − sdk-span'])} | ${s(diff['sampled-out − off'])} |`,
+    `| ${mode} | ${f(us.baseline)} | ${f(us.absent)} | ${f(us.off)} | ${f(us.noop)} | ${f(us['sdk-span'])} | ${f(us.spans)} | ${f(us['sampled-out'])} | ${f(us.metrics)} | ${s(diff['absent − baseline'])} | ${s(diff['spans − off'])} | ${s(diff['spans − sdk-span'])} | ${s(diff['sampled-out − off'])} | ${s(diff['metrics − off'])} |`,
   );
 }
 const c = summary.cached.diffs;
@@ -290,7 +297,8 @@ lines.push(
   `of which the SDK's own span: cached ${c['sdk-span − off']} µs, uncached ${u['sdk-span − off']} µs; ` +
     `Gatehouse's share (spans − sdk-span): cached ${c['spans − sdk-span']} µs, uncached ${u['spans − sdk-span']} µs`,
   `sampled out (AlwaysOff): cached ${c['sampled-out − off']} µs, uncached ${u['sampled-out − off']} µs over off; ` +
-    `API installed without an SDK: cached ${c['noop − off']} µs, uncached ${u['noop − off']} µs`,
+    `API installed without an SDK: cached ${c['noop − off']} µs, uncached ${u['noop − off']} µs; ` +
+    `metrics only (spans: false): cached ${c['metrics − off']} µs, uncached ${u['metrics − off']} µs over off`,
   `spans exported: ${exported}; authentications counted by the metrics: ${counted}`,
 );
 console.log(lines.join('\n'));

@@ -186,5 +186,7 @@ export const DEFAULTS = Object.freeze({
   telemetry: Object.freeze({
     /** The token's subject is personal data: it is recorded (as `enduser.id`) only when asked. */
     recordSubject: false,
+    /** A `gatehouse.authenticate` span per call (`false`: metrics only, no span started). */
+    spans: true,
   }),
 });

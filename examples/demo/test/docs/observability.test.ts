@@ -99,7 +99,7 @@ describe('docs/observability.md: resource servers', () => {
         for (const part of token.split('.')) expect(String(value)).not.toContain(part);
   });
 
-  it('the options: recordSubject, explicit API or providers, and off', async () => {
+  it('the options: recordSubject, explicit API or providers, metrics only, and off', async () => {
     const token = await issuer.sign({ sub: 'customer-42' });
 
     const verifier = createVerifier({
@@ -117,6 +117,13 @@ describe('docs/observability.md: resource servers', () => {
     });
     await worker.verify(token);
 
+    const metricsOnly = createVerifier({
+      issuer: 'https://id.example.com/oidc',
+      audience: 'https://api.example.com',
+      telemetry: { spans: false }, // the metrics, and no span started (an SDK's span costs 1–3 µs)
+    });
+    await metricsOnly.verify(token);
+
     const quiet = createVerifier({
       issuer: 'https://id.example.com/oidc',
       audience: 'https://api.example.com',
@@ -130,6 +137,6 @@ describe('docs/observability.md: resource servers', () => {
     expect(withSubject!.attributes['enduser.id']).toBe('customer-42');
     expect(fromApi!.attributes['enduser.id']).toBeUndefined();
     expect(fromApi!.attributes['gatehouse.outcome']).toBe('ok');
-    expect(spans).toHaveLength(5); // three from the first test, none from `quiet`
+    expect(spans).toHaveLength(5); // three from the first test, none from `metricsOnly` or `quiet`
   });
 });

@@ -189,8 +189,9 @@ export class VerifierTelemetry implements KeySetAgeSource {
     };
   }
 
-  /** The call's span, or `undefined` without a tracer (or when a custom one throws). */
+  /** The call's span, or `undefined` with spans off, without a tracer (or when a custom one throws). */
   #startSpan(): SpanLike | undefined {
+    if (!this.#options.spans) return undefined;
     try {
       return this.#currentTracer()?.startSpan(TELEMETRY_NAMES.span, SPAN_OPTIONS);
     } catch {

@@ -19,8 +19,10 @@ describe('resolveTelemetryOptions', () => {
       meterProvider: undefined,
       api: undefined,
       recordSubject: DEFAULTS.telemetry.recordSubject,
+      spans: DEFAULTS.telemetry.spans,
     });
     expect(DEFAULTS.telemetry.recordSubject).toBe(false);
+    expect(DEFAULTS.telemetry.spans).toBe(true);
     expect(resolveTelemetryOptions(false)).toBe(false);
     expect(resolveOptions({ ...base, telemetry: false }).telemetry).toBe(false);
   });
@@ -28,8 +30,14 @@ describe('resolveTelemetryOptions', () => {
   it('takes real providers and the API module', () => {
     const tracerProvider = new TracerProvider();
     const meterProvider = new MeterProvider();
-    const resolved = resolveTelemetryOptions({ tracerProvider, meterProvider, api, recordSubject: true });
-    expect(resolved).toEqual({ tracerProvider, meterProvider, api, recordSubject: true });
+    const resolved = resolveTelemetryOptions({
+      tracerProvider,
+      meterProvider,
+      api,
+      recordSubject: true,
+      spans: false,
+    });
+    expect(resolved).toEqual({ tracerProvider, meterProvider, api, recordSubject: true, spans: false });
     expect(Object.isFrozen(resolved)).toBe(true);
   });
 
@@ -46,6 +54,8 @@ describe('resolveTelemetryOptions', () => {
     [{ meterProvider: api.trace }, '"telemetry.meterProvider" option must be an OpenTelemetry MeterProvider'],
     [{ api: { trace: {} } }, '"telemetry.api" option must be the @opentelemetry/api module'],
     [{ recordSubject: 'yes' }, '"telemetry.recordSubject" option must be a boolean'],
+    [{ spans: 'off' }, '"telemetry.spans" option must be a boolean'],
+    [{ span: false }, 'unknown option "telemetry.span" (did you mean "telemetry.spans"?)'],
   ])('refuses %j when the verifier is created', (value, message) => {
     expect(() => resolveTelemetryOptions(value)).toThrow(TypeError);
     expect(() => createVerifier({ ...base, telemetry: value as never })).toThrow(message);

@@ -363,6 +363,44 @@ describe('metrics', () => {
   });
 });
 
+describe('spans: false', () => {
+  it('starts no span and keeps every metric, even with an SDK registered globally', async () => {
+    const undo = registerGlobally(otel.tracerProvider, otel.meterProvider);
+    try {
+      const started: string[] = [];
+      const tracer = otel.tracerProvider.getTracer('spy');
+      const spy = {
+        getTracer: () => ({
+          startSpan: (name: string) => {
+            started.push(name);
+            return tracer.startSpan(name);
+          },
+        }),
+      };
+      for (const verifier of [
+        make({ telemetry: { meterProvider: otel.meterProvider, spans: false } }),
+        make({ telemetry: { tracerProvider: spy, meterProvider: otel.meterProvider, spans: false } }),
+      ]) {
+        const token = signToken(key);
+        await verifier.verify(token);
+        await verifier.verify(token);
+        await expect(verifier.verify(signToken(key, claims({ exp: 1 })))).rejects.toMatchObject({
+          reason: 'expired',
+        });
+      }
+      expect(started).toEqual([]);
+      expect(await otel.spans()).toEqual([]);
+      const count = (attributes: Record<string, unknown>) =>
+        otel.value(M.authentications.name, attributes as never);
+      expect(await count({ [A.outcome]: 'ok', [A.cacheHit]: false })).toBe(2);
+      expect(await count({ [A.outcome]: 'ok', [A.cacheHit]: true })).toBe(2);
+      expect(await count({ [A.outcome]: 'error', [A.errorReason]: 'expired' })).toBe(2);
+    } finally {
+      undo();
+    }
+  });
+});
+
 describe('when telemetry does nothing', () => {
   it('telemetry: false records nothing, even with an SDK registered globally', async () => {
     const undo = registerGlobally(otel.tracerProvider, otel.meterProvider);
@@ -436,6 +474,7 @@ describe('when telemetry does nothing', () => {
       meterProvider: undefined,
       api: undefined,
       recordSubject: false,
+      spans: true,
     };
     expect(createTelemetry(defaults, () => [], absent)).toBeUndefined();
     // Explicit providers need no API.
@@ -457,6 +496,7 @@ describe('when telemetry does nothing', () => {
         meterProvider: undefined,
         api: undefined,
         recordSubject: false,
+        spans: true,
       };
       const telemetry = createTelemetry(
         defaults,
