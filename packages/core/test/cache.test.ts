@@ -9,6 +9,7 @@ import {
   KeysUnavailableError,
   type VerifierOptions,
 } from '../src/index.js';
+import { freezeDate } from './helpers/clock.js';
 import { AUDIENCE, claims, ISSUER, jwksOf, makeKey, signToken } from './helpers/fixtures.js';
 import { type JwksServer, startJwksServer } from './helpers/jwks-server.js';
 
@@ -33,17 +34,6 @@ const make = (options: Partial<VerifierOptions> = {}) =>
     ...options,
     jwks: { cooldown: 200, cacheMaxAge: 3_600_000, backoffInitial: 50, ...options.jwks },
   });
-
-/** Freeze `Date` only (sockets and timers stay real) at a whole second; returns a clock mover. */
-function freezeDate(): (seconds: number) => void {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  let now = Math.floor(Date.now() / 1000) * 1000;
-  vi.setSystemTime(now);
-  return (seconds) => {
-    now += seconds * 1000;
-    vi.setSystemTime(now);
-  };
-}
 
 const info = (subject: string) => ({ subject }) as unknown as AuthInfo;
 
