@@ -132,13 +132,15 @@ function parseEvent(body: string | Uint8Array): WebhookEvent {
     typeof fields.details === 'object' &&
     fields.details !== null &&
     !Array.isArray(fields.details) &&
-    NULLABLE_TEXT.every((name) => fields[name] === null || typeof fields[name] === 'string');
+    NULLABLE_TEXT.every((name) => fields[name] === null || typeof fields[name] === 'string') &&
+    (fields.traceId === undefined || fields.traceId === null || typeof fields.traceId === 'string');
   if (!valid)
     throw new WebhookSignatureError(
       'invalid_event',
       'the signed body is not a webhook event (id, type, createdAt, details …)',
     );
-  return event as WebhookEvent;
+  // A delivery queued by an issuer older than the `traceId` field has none: read it as untraced.
+  return { ...fields, traceId: fields.traceId ?? null } as WebhookEvent;
 }
 
 /**
@@ -227,4 +229,9 @@ export interface WebhookEvent {
   readonly actorId: string | null;
   readonly reason: string | null;
   readonly details: Readonly<Record<string, unknown>>;
+  /**
+   * The W3C trace id (32 lower-case hex digits) of the request that recorded the event, when that
+   * request was traced (OpenTelemetry), else `null`: the audit event's `traceId`.
+   */
+  readonly traceId: string | null;
 }

@@ -79,6 +79,7 @@ describe.each(DRIVERS)('%s', (driver) => {
       actorId: null,
       reason: 'subject_token_consumed',
       details: { resource: 'https://orders' },
+      traceId: null, // recorded outside a traced request
     });
     for (const d of claimed)
       expect(await store.webhooks.settle(d, { status: 'delivered', httpStatus: 204, error: null }, now)).toBe(

@@ -2,7 +2,7 @@
  * Traces of Management API calls on a real issuer, SQLite and PostgreSQL: `POST /api/users` and
  * `GET /api/users/{id}` named after their route, core's `gatehouse.authenticate` and the statements
  * (in the change's transaction) as children, no user id, password or token in any span, and the
- * change's audit event carrying the request's trace id.
+ * change's audit event carrying the request's trace id, and so does the webhook delivery of that event.
  */
 import { SpanKind } from '@opentelemetry/api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { TRACING_NAMES } from '../../src/index.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import { adminToken, api, startIssuer, type TestIssuer } from '../helpers/issuer.js';
 import { childrenOf, descendants, leaks, startTracing, type Tracing, tree } from '../helpers/tracing.js';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const PASSWORD = 'a long enough password for carol';
 
@@ -74,6 +75,38 @@ describe.each(DRIVERS)('%s', (driver) => {
       { page: 1, pageSize: 5 },
     );
     expect(items.map((event) => event.traceId)).toEqual([post.spanContext().traceId]);
+  });
+
+  it("the webhook delivery of a change's event carries the trace id of the request that recorded it", async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const registered = await api(t, admin, 'POST', '/webhooks', {
+        url: receiver.url,
+        events: ['user.created'],
+      });
+      expect(registered.status).toBe(201);
+      tracing.reset();
+      const created = await api(t, admin, 'POST', '/users', {
+        username: 'dave',
+        email: 'dave@example.com',
+        password: PASSWORD,
+      });
+      expect(created.status).toBe(201);
+      await receiver.until((received) => received.length > 0);
+
+      const post = (await tracing.spans()).find((span) => span.kind === SpanKind.SERVER)!;
+      expect(post.name).toBe('POST /api/users');
+      const traceId = post.spanContext().traceId;
+      const delivered = JSON.parse(receiver.received[0]!.body);
+      expect(delivered).toMatchObject({ type: 'user.created', userId: created.body.id, traceId });
+      const { items } = await t.issuer.store.auditEvents.list(
+        { type: 'user.created', userId: String(created.body.id) },
+        { page: 1, pageSize: 5 },
+      );
+      expect(items.map((event) => [event.id, event.traceId])).toEqual([[delivered.id, traceId]]);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('a refused call: 401 without a token, the route still named, no fault', async () => {

@@ -26,6 +26,7 @@ const event = {
   actorId: null,
   reason: 'subject_token_consumed',
   details: {},
+  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
 };
 const body = JSON.stringify(event);
 const now = 1_764_165_600;
@@ -53,6 +54,20 @@ describe('webhook signatures', () => {
       'evt_1',
     );
     expect(WEBHOOK_SIGNATURE_HEADER).toBe('Gatehouse-Signature');
+  });
+
+  it('a body without traceId (queued by an issuer older than the field) verifies as untraced', () => {
+    const { traceId, ...older } = event;
+    expect(traceId).not.toBeNull();
+    const olderBody = JSON.stringify(older);
+    const header = signWebhook({ secret, body: olderBody, timestamp: now });
+    expect(verifyWebhookSignature({ secret, body: olderBody, header, now })).toEqual({
+      ...older,
+      traceId: null,
+    });
+    const untraced = JSON.stringify({ ...event, traceId: null });
+    const signed = signWebhook({ secret, body: untraced, timestamp: now });
+    expect(verifyWebhookSignature({ secret, body: untraced, header: signed, now }).traceId).toBeNull();
   });
 
   it('B95: a tampered body, another secret or a forged signature is refused (bad_signature)', () => {
@@ -178,6 +193,8 @@ describe('webhook signatures', () => {
       JSON.stringify({ ...event, details: [] }),
       JSON.stringify({ ...event, userId: 7 }),
       JSON.stringify({ ...event, createdAt: undefined }),
+      JSON.stringify({ ...event, traceId: 42 }),
+      JSON.stringify({ ...event, traceId: {} }),
     ]) {
       const header = signWebhook({ secret, body: bad, timestamp: now });
       expect(refusal(() => verifyWebhookSignature({ secret, body: bad, header, now })).reason, bad).toBe(

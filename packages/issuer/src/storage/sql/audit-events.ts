@@ -32,7 +32,7 @@ const EVENT_COLUMNS = [
 const INSERT_EVENT = `INSERT INTO audit_events (${EVENT_COLUMNS.map(([column]) => column).join(', ')})
   SELECT ${EVENT_COLUMNS.map(([, type]) => `CAST(? AS ${type})`).join(', ')}`;
 
-const eventParams = (event: NewAuditEvent, now: number): unknown[] => [
+const eventParams = (event: NewAuditEvent, now: number, traceId: string | null): unknown[] => [
   event.id,
   event.type,
   now,
@@ -41,13 +41,13 @@ const eventParams = (event: NewAuditEvent, now: number): unknown[] => [
   event.actorId ?? null,
   event.reason ?? null,
   json(event.details ?? {}),
-  activeTraceId(), // the request's trace, when it is traced (tracing/log-fields.ts)
+  traceId,
 ];
 
-/** Record the event (`values`) and queue its deliveries, in transaction `tx` (SQLite). */
-async function recordIn(tx: Executor, event: NewAuditEvent, values: readonly unknown[], now: number) {
-  const row = await tx.one(`${INSERT_EVENT} RETURNING *`, values);
-  const queued = queueDeliveries(event, now);
+/** Record the event (in trace `traceId`) and queue its deliveries, in transaction `tx` (SQLite). */
+async function recordIn(tx: Executor, event: NewAuditEvent, traceId: string | null, now: number) {
+  const row = await tx.one(`${INSERT_EVENT} RETURNING *`, eventParams(event, now, traceId));
+  const queued = queueDeliveries(event, now, traceId);
   if (queued !== undefined) await tx.run(queued.sql, queued.params);
   return row!;
 }
@@ -65,7 +65,7 @@ async function recordIn(tx: Executor, event: NewAuditEvent, values: readonly unk
  * ```
  */
 export async function recordEvent(tx: Executor, event: NewAuditEvent, now: number): Promise<void> {
-  await recordIn(tx, event, eventParams(event, now), now);
+  await recordIn(tx, event, activeTraceId(), now);
 }
 
 /**
@@ -101,19 +101,21 @@ export async function changeWithEvent(
   also?: AlsoInsert,
 ): Promise<Row | undefined> {
   if (event === undefined) return db.one(change, params);
-  const values = eventParams(event, now);
+  // The request's trace, when it is traced (tracing/log-fields.ts): stored with the event, sent with its
+  // webhook deliveries.
+  const traceId = activeTraceId();
   if (db.dialect.writableCte) {
-    const queued = queueDeliveries(event, now, ' AND EXISTS (SELECT 1 FROM changed)');
+    const queued = queueDeliveries(event, now, traceId, ' AND EXISTS (SELECT 1 FROM changed)');
     const extra = also === undefined ? '' : `, also AS (${also.sql} FROM changed)`;
     return db.one(
       `WITH changed AS (${change}), recorded AS (${INSERT_EVENT} FROM changed)${extra}${queued ? `, queued AS (${queued.sql})` : ''}
        SELECT * FROM changed`,
-      [...params, ...values, ...(also?.params ?? []), ...(queued?.params ?? [])],
+      [...params, ...eventParams(event, now, traceId), ...(also?.params ?? []), ...(queued?.params ?? [])],
     );
   }
   return db.transaction(async (tx) => {
     const row = await tx.one(change, params);
-    if (row !== undefined) await recordIn(tx, event, values, now);
+    if (row !== undefined) await recordIn(tx, event, traceId, now);
     if (row !== undefined && also !== undefined) await tx.run(also.sql, also.params);
     return row;
   });
@@ -131,11 +133,12 @@ export async function changeWithEvent(
 export function auditEventStore(db: Executor): AuditEventStore {
   return {
     record: async (event, now) => {
-      const values = eventParams(event, now);
-      const queued = queueDeliveries(event, now);
+      const traceId = activeTraceId();
+      const values = eventParams(event, now, traceId);
+      const queued = queueDeliveries(event, now, traceId);
       if (queued === undefined) return toAuditEvent((await db.one(`${INSERT_EVENT} RETURNING *`, values))!);
       if (!db.dialect.writableCte)
-        return toAuditEvent(await db.transaction((tx) => recordIn(tx, event, values, now)));
+        return toAuditEvent(await db.transaction((tx) => recordIn(tx, event, traceId, now)));
       const row = await db.one(
         `WITH recorded AS (${INSERT_EVENT} RETURNING *), queued AS (${queued.sql}) SELECT * FROM recorded`,
         [...values, ...queued.params],

@@ -21,15 +21,16 @@ const QUEUE = `INSERT INTO webhook_deliveries (event_id, endpoint_id, event_type
   WHERE s.event_type = CAST(? AS TEXT)`;
 
 /**
- * The JSON body every receiver of `event` gets: the audit event as the Management API shows it. Audit
- * events never hold a token, secret or PAT value, so neither does a webhook.
+ * The JSON body every receiver of `event` gets: the audit event as the Management API shows it, with
+ * the trace id of the request that recorded it (`null` when untraced). Audit events never hold a
+ * token, secret or PAT value, so neither does a webhook.
  *
  * @example
  * ```ts
- * webhookPayload({ id: 'evt_1', type: 'token_exchange.failed', reason: 'subject_token_consumed' }, now);
+ * webhookPayload({ id: 'evt_1', type: 'token_exchange.failed', reason: 'subject_token_consumed' }, now, null);
  * ```
  */
-export function webhookPayload(event: NewAuditEvent, now: number): string {
+export function webhookPayload(event: NewAuditEvent, now: number, traceId: string | null): string {
   return json({
     id: event.id,
     type: event.type,
@@ -39,28 +40,30 @@ export function webhookPayload(event: NewAuditEvent, now: number): string {
     actorId: event.actorId ?? null,
     reason: event.reason ?? null,
     details: event.details ?? {},
+    traceId,
   });
 }
 
 /**
- * The statement that queues `event` for its subscribers and its parameters, or `undefined` when no
- * endpoint can subscribe to its type (sign-in events). `guard` is appended to the `WHERE` (a CTE's
- * `EXISTS`).
+ * The statement that queues `event` (recorded in the trace `traceId`, or none) for its subscribers and
+ * its parameters, or `undefined` when no endpoint can subscribe to its type (sign-in events). `guard`
+ * is appended to the `WHERE` (a CTE's `EXISTS`).
  *
  * @example
  * ```ts
- * const queued = queueDeliveries(event, now);
+ * const queued = queueDeliveries(event, now, activeTraceId());
  * if (queued) await tx.run(queued.sql, queued.params);
  * ```
  */
 export function queueDeliveries(
   event: NewAuditEvent,
   now: number,
+  traceId: string | null,
   guard = '',
 ): { readonly sql: string; readonly params: readonly unknown[] } | undefined {
   if (!isWebhookEventType(event.type)) return undefined;
   return {
     sql: `${QUEUE}${guard}`,
-    params: [event.id, webhookPayload(event, now), now * 1000, now, event.type],
+    params: [event.id, webhookPayload(event, now, traceId), now * 1000, now, event.type],
   };
 }
